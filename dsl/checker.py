@@ -1,0 +1,359 @@
+"""Stage 3: the checker — declarations, name resolution and effect-pattern matching.
+
+:func:`collect` gathers every declaration of a program into a :class:`Symbols`
+table (reporting duplicates); :func:`match_call` resolves a call phrase against the
+built-in primitives and the effects scripts define. The lowering stage
+(:mod:`dsl.lower`) walks every body with these and reports each unknown name as a
+Diagnostic with a "did you mean".
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import ast as A
+from .builder import build
+from .diagnostics import Diagnostic, Span, did_you_mean, error
+
+#: Built-in primitives of the runtime, written as effect patterns. Their bodies are
+#: supplied by :mod:`runtime.effects` (Move, Take, Shuffle, Flip, Reveal, Play, TakeActions).
+BUILTINS = {
+    "move": "move {C: cards} to {Z: zone}",
+    "take": "take {C: cards} into {Z: zone}",
+    "shuffle": "shuffle {Z: zone}",
+    "flip": "flip {C: cards}",
+    "reveal": "reveal {C: cards}",
+    "play": "play {C: cards}",
+    "take actions": "take actions",
+}
+
+SLOT_KINDS = ("number", "players", "cards", "zone", "type", "block")
+
+#: Zones every game has: all components start in the box.
+IMPLICIT_ZONES = {"box": A.ZoneDecl(Span("<built-in>", 1, 1), "box", False, "hidden", False, False, False, False, "")}
+
+
+@dataclass
+class EffectSig:
+    """A callable effect: its pattern tokens, parameters, and definition (None for built-ins)."""
+
+    key: str
+    tokens: tuple[tuple[Any, ...], ...]
+    params: list[tuple[str, str]]
+    has_block: bool
+    defn: A.EffectDef | None
+    display: str
+    builtin: str = ""
+
+    @property
+    def name(self) -> str:
+        """The leading words of the pattern ('attack', 'meter burn'): the keyword a card 'has'."""
+        words = []
+        for t in self.tokens:
+            if t[0] != "w":
+                break
+            words.append(t[1])
+        return " ".join(words)
+
+
+@dataclass
+class Symbols:
+    """Every declaration of a program, by kind. Dicts keep declaration order."""
+
+    header: A.Header | None = None
+    players: A.Players | None = None
+    types: dict[str, Span] = field(default_factory=dict)
+    attributes: dict[str, A.Attribute] = field(default_factory=dict)
+    labels: dict[str, Span] = field(default_factory=dict)
+    passives: list[A.Passive] = field(default_factory=list)
+    zones: dict[str, A.ZoneDecl] = field(default_factory=lambda: dict(IMPLICIT_ZONES))
+    counters: dict[str, A.CounterDecl] = field(default_factory=dict)
+    effects: list[EffectSig] = field(default_factory=list)
+    cards: dict[str, A.CardDef] = field(default_factory=dict)
+    rules: list[A.Rule] = field(default_factory=list)
+    setups: list[A.Setup] = field(default_factory=list)
+    turn: A.Turn | None = None
+    actions: list[A.Action] = field(default_factory=list)
+    end_whens: list[A.EndWhen] = field(default_factory=list)
+    score: A.Score | None = None
+    tie_break: A.TieBreak | None = None
+    scenario_steps: list[Any] = field(default_factory=list)
+    quiet_events: list[str] = field(default_factory=list)
+    quiet_counters: list[tuple[str, Span]] = field(default_factory=list)
+
+
+def tokens_of(items: tuple[A.CallItem, ...]) -> list[tuple[Any, ...]]:
+    """Normalise call or pattern items for matching. A selector with no place
+    ('a weakness', '2 cards') is flattened into words, so patterns may spell it."""
+    out: list[tuple[Any, ...]] = []
+    for it in items:
+        if isinstance(it, A.Word):
+            out.append(("w", it.text))
+        elif isinstance(it, A.Slot):
+            out.append(("slot", it.name, it.type, it.span))
+        elif isinstance(it, A.StrArg):
+            out.append(("str", it.text, it))
+        elif isinstance(it, A.NumArg):
+            out.append(("num", it.expr, it))
+        elif isinstance(it, A.ParamArg):
+            out.append(("param", it.name, it))
+        elif isinstance(it, A.PlayersArg):
+            out.append(("players", it.sel, it))
+        elif isinstance(it, A.ZoneArg):
+            out.append(("zone", it.zone, it))
+        elif isinstance(it, A.CardsArg):
+            flat = _flatten(it.sel)
+            out.extend(flat if flat is not None else [("cards", it.sel, it)])
+    return out
+
+
+def _flatten(sel: A.CardSel) -> list[tuple[Any, ...]] | None:
+    if sel.kind != "pick" or sel.zones or sel.in_param or sel.played or sel.filters or sel.name:
+        return None
+    words: list[tuple[Any, ...]] = []
+    q = sel.quantity
+    if q == "one":
+        words.append(("w", "a"))
+    elif q == "random":
+        words += [("w", "a"), ("w", "random")]
+    elif q in ("all", "each"):
+        words.append(("w", q))
+    elif q == "up to":
+        words += [("w", "up"), ("w", "to"), ("num", sel.count, None)]
+    elif q in ("n", "random n"):
+        words.append(("num", sel.count, None))
+        if q == "random n":
+            words.append(("w", "random"))
+    for t in sel.types:
+        words.extend(("w", w) for w in t.split())
+    if sel.card_word:
+        words.append(("w", sel.card_word))
+    return words
+
+
+def display(tokens: list[tuple[Any, ...]] | tuple[tuple[Any, ...], ...]) -> str:
+    """A readable rendering of a pattern or call for messages."""
+    parts = []
+    for t in tokens:
+        k = t[0]
+        if k == "w":
+            parts.append(t[1])
+        elif k == "slot":
+            parts.append("{" + f"{t[1]}: {t[2]}" + "}")
+        elif k == "str":
+            parts.append(f'"{t[1]}"')
+        elif k == "num":
+            e = t[1]
+            parts.append(str(e.value) if isinstance(e, A.Num) else "(...)")
+        elif k == "param":
+            parts.append(t[1])
+        elif k == "players":
+            parts.append(t[1].kind if t[1].kind != "param" else t[1].param)
+        elif k == "zone":
+            z = t[1]
+            parts.append({"you": "your ", "them": "their ", "shared": "the "}.get(z.owner, "") + z.name)
+        else:
+            parts.append("<cards>")
+    return " ".join(parts)
+
+
+@functools.lru_cache(maxsize=1)
+def builtin_sigs() -> tuple[EffectSig, ...]:
+    out = []
+    for key, text in BUILTINS.items():
+        script = build(f"effect {text}:\n  nothing\n", "<built-in>")
+        d = script.items[0]
+        assert isinstance(d, A.EffectDef)
+        out.append(_sig(d, key))
+    return tuple(out)
+
+
+def _sig(d: A.EffectDef, builtin: str = "") -> EffectSig:
+    toks = tokens_of(d.pattern)
+    params = [(t[1], t[2]) for t in toks if t[0] == "slot"]
+    has_block = bool(params) and params[-1][1] == "block"
+    body_toks = tuple(t for t in toks if not (t[0] == "slot" and t[2] == "block"))
+    key = builtin or display(body_toks)
+    return EffectSig(key, body_toks, params, has_block, None if builtin else d, display(toks), builtin)
+
+
+def collect(scripts: list[A.Script]) -> tuple[Symbols, list[Diagnostic]]:
+    """Gather declarations; report duplicates (CS203) and bad declarations (CS209)."""
+    sym = Symbols()
+    diags: list[Diagnostic] = []
+    seen_sigs: dict[str, EffectSig] = {}
+
+    def dup(kind: str, name: str, span: Span, first: Span) -> None:
+        diags.append(error("CS203", f"{kind} {name!r} is defined twice", span,
+                           f"first defined at {first.file}:{first.line}"))
+
+    for script in scripts:
+        for item in script.items:
+            if isinstance(item, A.Header):
+                if item.kind == "game" or sym.header is None:
+                    sym.header = item
+            elif isinstance(item, A.Players):
+                sym.players = item
+                if item.low < 1 or item.high < item.low:
+                    diags.append(error("CS209", f"bad player count {item.low} to {item.high}", item.span))
+            elif isinstance(item, A.Types):
+                for n in item.names:
+                    sym.types.setdefault(n, item.span)
+            elif isinstance(item, A.Attribute):
+                if item.name in sym.attributes:
+                    dup("attribute", item.name, item.span, sym.attributes[item.name].span)
+                sym.attributes[item.name] = item
+            elif isinstance(item, A.Abilities):
+                for n in item.labels:
+                    sym.labels.setdefault(n, item.span)
+            elif isinstance(item, A.Passive):
+                sym.passives.append(item)
+            elif isinstance(item, A.ZoneDecl):
+                if item.name in sym.zones and item.name not in IMPLICIT_ZONES:
+                    dup("zone", item.name, item.span, sym.zones[item.name].span)
+                sym.zones[item.name] = item
+            elif isinstance(item, A.CounterDecl):
+                if item.name in sym.counters:
+                    dup("counter", item.name, item.span, sym.counters[item.name].span)
+                if item.low is not None and item.high is not None and item.low > item.high:
+                    diags.append(error("CS209", f"counter {item.name!r} has bounds {item.low}..{item.high}",
+                                       item.span, "give bounds as low..high"))
+                sym.counters[item.name] = item
+            elif isinstance(item, A.EffectDef):
+                sig = _sig(item)
+                if sig.key in seen_sigs and seen_sigs[sig.key].has_block == sig.has_block:
+                    first = seen_sigs[sig.key].defn
+                    dup("effect", sig.display, item.span, first.span if first else item.span)
+                seen_sigs[sig.key] = sig
+                sym.effects.append(sig)
+            elif isinstance(item, A.CardDef):
+                if item.name in sym.cards:
+                    dup("card", item.name, item.span, sym.cards[item.name].span)
+                sym.cards[item.name] = item
+            elif isinstance(item, A.Rule):
+                sym.rules.append(item)
+            elif isinstance(item, A.Setup):
+                sym.setups.append(item)
+            elif isinstance(item, A.Turn):
+                sym.turn = item
+            elif isinstance(item, A.Action):
+                sym.actions.append(item)
+            elif isinstance(item, A.EndWhen):
+                sym.end_whens.append(item)
+            elif isinstance(item, A.Score):
+                sym.score = item
+            elif isinstance(item, A.TieBreak):
+                sym.tie_break = item
+            elif isinstance(item, (A.Expect, A.Answers, A.DoStep, A.Seed, A.NextTurn, A.Finish)):
+                sym.scenario_steps.append(item)
+            elif isinstance(item, A.Quiet):
+                sym.quiet_events.extend(item.events)
+                sym.quiet_counters.extend((c, item.span) for c in item.counters)
+    return sym, diags
+
+
+@dataclass
+class Match:
+    """A resolved call: the effect and, per parameter, the call token bound to it."""
+
+    sig: EffectSig
+    bound: list[tuple[str, str, tuple[Any, ...] | None]]  # (param, kind, token)
+
+
+def _fits(kind: str, tok: tuple[Any, ...], params: dict[str, str]) -> bool:
+    k = tok[0]
+    if k == "param":
+        return params.get(tok[1]) == kind
+    return (kind, k) in {("number", "num"), ("players", "players"), ("cards", "cards"), ("zone", "zone"),
+                         ("type", "str")}
+
+
+def _same(p: tuple[Any, ...], c: tuple[Any, ...]) -> bool:
+    if p[0] != c[0]:
+        return False
+    if p[0] == "w":
+        return p[1] == c[1]
+    if p[0] == "num":
+        return isinstance(p[1], A.Num) and isinstance(c[1], A.Num) and p[1].value == c[1].value
+    return p[1] == c[1]
+
+
+def _try(sig: EffectSig, toks: list[tuple[Any, ...]], has_block: bool, params: dict[str, str]) -> Match | None:
+    if sig.has_block != has_block or len(sig.tokens) != len(toks):
+        return None
+    bound = []
+    for p, c in zip(sig.tokens, toks):
+        if p[0] == "slot":
+            if not _fits(p[2], c, params):
+                return None
+            bound.append((p[1], p[2], c))
+        elif not _same(p, c):
+            return None
+    if sig.has_block:
+        name, kind = sig.params[-1]
+        bound.append((name, kind, None))
+    return Match(sig, bound)
+
+
+def match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Match | None, Diagnostic | None]:
+    """Resolve a call phrase.
+
+    Args:
+        call: the call.
+        sym: declarations (script effects).
+        params: parameters in scope, name -> kind.
+
+    Returns:
+        (match, None) or (None, diagnostic) — CS202 unknown effect (with the closest
+        pattern as a hint), or CS204 when the words match but an argument's kind does not.
+    """
+    toks = tokens_of(call.items)
+    has_block = call.block is not None
+    sigs = list(builtin_sigs()) + sym.effects
+    variants = [toks]
+    first = toks[0][1]
+    for suffix in ("es", "s"):
+        if first.endswith(suffix) and len(first) > len(suffix) + 1:
+            variants.append([("w", first[: -len(suffix)])] + toks[1:])
+    for v in variants:
+        found = [m for s in sigs if (m := _try(s, v, has_block, params)) is not None]
+        if found:
+            return found[-1], None  # later definitions (variants) override earlier ones
+    text = display(toks)
+    # Same words, wrong argument kinds?
+    for s in sigs:
+        if len(s.tokens) == len(toks) and all(p[0] == "slot" or _same(p, c) for p, c in zip(s.tokens, toks)):
+            if s.has_block != has_block:
+                need = "needs a block after ':'" if s.has_block else "takes no block after ':'"
+                return None, error("CS204", f"'{s.display}' {need}", call.span)
+            bad = next(p for p, c in zip(s.tokens, toks) if p[0] == "slot" and not _fits(p[2], c, params))
+            return None, error("CS204", f"'{text}': argument {bad[1]} of '{s.display}' must be {bad[2]}",
+                               call.span, f"pass {_describe_kind(bad[2])}")
+    skeletons = {_skeleton(s.tokens) + (" : ..." if s.has_block else ""): s for s in sigs}
+    mine = _skeleton(toks) + (" : ..." if has_block else "")
+    hint = did_you_mean(mine, list(skeletons))
+    if hint:
+        best = hint.split("'")[1]
+        hint = f"did you mean '{skeletons[best].display}'?"
+    if not hint:
+        same_verb = [s.display for s in sigs if s.tokens and s.tokens[0] == toks[0]]
+        if same_verb:
+            hint = "effects starting with '" + first + "': " + "; ".join(sorted(same_verb)[:4])
+    return None, error("CS202", f"no effect matches '{text}'", call.span, hint)
+
+
+def _skeleton(tokens: Any) -> str:
+    return " ".join(t[1] if t[0] == "w" else "_" for t in tokens)
+
+
+def _describe_kind(kind: str) -> str:
+    return {
+        "number": "a number, a PARAMETER or an (expression)",
+        "players": "players such as 'target foe', 'each foe' or 'them'",
+        "cards": "cards such as 'the top card of your deck' or 'a card from your hand'",
+        "zone": "a zone such as 'your discard' or 'the line-up'",
+        "type": 'a card type in quotes, such as "hero"',
+        "block": "a block after ':'",
+    }.get(kind, kind)

@@ -1,0 +1,437 @@
+"""The ``cardscript`` command line (click). Thin: argument handling and output only.
+
+Exit codes: 0 clean, 1 diagnostics with errors (or a failed test/replay), 2 usage error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+import traceback
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from .diagnostics import CompileError, Diagnostic, render, to_json
+
+GAME_HELP = "a built-in game (injustice) or a folder of scripts"
+
+
+def _print_diags(diags: list[Diagnostic], sources: dict[str, str] | None = None, err: bool = True) -> None:
+    for d in diags:
+        click.echo(render(d, sources), err=err)
+
+
+def _fail_compile(exc: CompileError, sources: dict[str, str] | None = None) -> None:
+    _print_diags(exc.diagnostics, sources)
+    n = sum(d.severity == "error" for d in exc.diagnostics)
+    click.echo(f"{n} error(s)", err=True)
+    usage = all(d.code in ("CS001", "CS002") and d.span is None for d in exc.diagnostics)
+    sys.exit(2 if usage else 1)
+
+
+def _guard(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn user errors into diagnostics and bugs into 'internal error' (traceback with --debug)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kw: Any) -> Any:
+        try:
+            return fn(*args, **kw)
+        except CompileError as exc:
+            _fail_compile(exc)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except Exception as exc:  # an internal error, not the user's
+            from runtime.engine import RunawayError
+
+            if isinstance(exc, RunawayError):
+                click.echo(f"error[CS401]: {exc}\n  chain: {' -> '.join(exc.chain)}", err=True)
+                sys.exit(1)
+            if os.environ.get("CARDSCRIPT_DEBUG") or "--debug" in sys.argv:
+                traceback.print_exc()
+            click.echo(f"internal error: {exc.__class__.__name__}: {exc}\n"
+                       "  this is a bug in cardscript; rerun with --debug for a traceback", err=True)
+            sys.exit(3)
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cardscript")
+@click.option("--debug", is_flag=True, hidden=True, help="show tracebacks of internal errors")
+def main(debug: bool) -> None:
+    """cardscript: card games written as scripts — check, compile, play and test them."""
+
+
+# ---------------------------------------------------------------- check
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_guard
+def check(paths: tuple[str, ...], fmt: str) -> None:
+    """Parse and check scripts: games, libraries and scenarios under PATHS."""
+    from .compiler import check_paths
+
+    t0 = time.perf_counter()
+    rep = check_paths(list(paths))
+    if fmt == "json":
+        click.echo(to_json(rep.diagnostics))
+    else:
+        _print_diags(rep.diagnostics, rep.sources, err=False)
+        ms = (time.perf_counter() - t0) * 1000
+        click.echo(f"checked {len(rep.files)} file(s) in {ms:.0f} ms: {rep.errors} error(s), {rep.warnings} warning(s)")
+    sys.exit(1 if rep.errors else 0)
+
+
+# ---------------------------------------------------------------- cards
+def _card_rows(game: str) -> list[dict[str, Any]]:
+    from .compiler import compile_game
+
+    d, _, program = compile_game(game)
+    rows = []
+    for ct in d.cards:
+        prints = [p for p in d.printings if p.card is ct]
+        copies = sum(p.copies for p in prints)
+        attrs = prints[0].attrs if prints else ct.attrs
+        rows.append({
+            "name": ct.name,
+            "type": ", ".join(sorted(ct.types)) or "(none)",
+            "cost": attrs.get("cost", 0),
+            "vp": attrs.get("vp", 0),
+            "copies": copies,
+            "text": _card_text(ct.source, program.sources),
+            "attributes": {k: v for k, v in attrs.items()},
+            "printings": [{"copies": p.copies, "attributes": dict(p.attrs)} for p in prints],
+        })
+    return rows
+
+
+def _card_text(source: str, sources: dict[str, str]) -> str:
+    """The script lines of a card's abilities, joined: its text as written."""
+    file, _, line = source.rpartition(":")
+    lines = sources.get(file, "").splitlines()
+    if not line.isdigit():
+        return ""
+    out = []
+    for raw in lines[int(line):]:
+        if not raw.startswith((" ", "\t")) or not raw.strip():
+            break
+        out.append(raw.strip().split("  #")[0].strip())
+    return " / ".join(o for o in out if o and not o.startswith("#"))
+
+
+@main.command()
+@click.argument("game")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@_guard
+def cards(game: str, fmt: str) -> None:
+    """List the cards of GAME (a built-in name or a folder of scripts)."""
+    rows = _card_rows(game)
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{game}: {len(rows)} cards, {sum(r['copies'] for r in rows)} components")
+    for col in ("name", "type", "cost", "vp", "copies", "text"):
+        table.add_column(col, overflow="fold")
+    for r in rows:
+        table.add_row(r["name"], r["type"], str(r["cost"]), str(r["vp"]), str(r["copies"]), r["text"])
+    Console().print(table)
+
+
+# ---------------------------------------------------------------- compile
+def _write_atomic(path: str, text: str) -> None:
+    """Write a whole file or nothing (temp file + rename)."""
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=".cardscript-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+@main.command(name="compile")
+@click.argument("game")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="write the IR here")
+@_guard
+def compile_cmd(game: str, output: str | None) -> None:
+    """Compile GAME to its JSON IR (validated against the shipped JSON Schema)."""
+    from .compiler import compile_game, to_ir, validate_ir
+
+    d, warnings, program = compile_game(game)
+    _print_diags(warnings, program.sources)
+    ir = to_ir(d)
+    problems = validate_ir(ir)
+    if problems:
+        raise click.ClickException("internal error: the IR does not match its schema: " + problems[0])
+    text = json.dumps(ir, indent=1, sort_keys=True) + "\n"
+    if output:
+        if Path(output).parent and not Path(output).parent.exists() and str(Path(output).parent) != "":
+            raise click.BadParameter(f"folder {Path(output).parent} does not exist", param_hint="-o")
+        _write_atomic(output, text)
+        click.echo(f"wrote {output} ({len(text)} bytes)", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+# ---------------------------------------------------------------- play
+def _agents(bots: str, players: int) -> list[Any]:
+    from runtime.agents import make_agents
+
+    try:
+        return make_agents(bots.split(","), players)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bots") from None
+
+
+def _check_players(d: Any, players: int | None) -> int:
+    lo, hi = d.players
+    n = players if players is not None else lo
+    if not lo <= n <= hi:
+        raise click.BadParameter(f"{d.name} is for {lo} to {hi} players, not {n}", param_hint="--players")
+    return n
+
+
+def _fingerprint(sources: dict[str, str]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(sources):
+        h.update(name.encode())
+        h.update(sources[name].encode())
+    return h.hexdigest()[:16]
+
+
+@main.command()
+@click.argument("game")
+@click.option("--players", "-p", type=int, help="number of players (default: the game's minimum)")
+@click.option("--seed", "-s", type=int, default=1, show_default=True)
+@click.option("--bots", default="greedy", show_default=True, help="bots per seat, cycled: greedy,random")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False), help="write the replayable event log (JSON lines)")
+@click.option("--quiet", "-q", is_flag=True, help="print only the final scores")
+@_guard
+def play(game: str, players: int | None, seed: int, bots: str, log_file: str | None, quiet: bool) -> None:
+    """Play one full game of GAME with bots, printing a readable log and the scores."""
+    from runtime.engine import Engine
+
+    from . import logfmt
+    from .compiler import compile_game
+
+    d, _, program = compile_game(game)
+    n = _check_players(d, players)
+    agents = _agents(bots, n)
+    engine = Engine(d, n, agents, seed, log=True)
+    if not quiet:
+        quiet_events = d.quiet_events | {"play"}
+        quiet_counters = {d.counters[i].name for i in d.quiet_counters}
+
+        def show(entry: dict[str, Any]) -> None:
+            line = logfmt.format_entry(entry, quiet_events, quiet_counters)
+            if line is not None:
+                click.echo(line)
+
+        engine.game.listeners.append(show)
+    result = engine.run()
+    _print_scores(d, result, [a.name for a in agents])
+    if log_file:
+        header = {"t": "header", "cardscript": 1, "game": game, "players": n, "seed": seed,
+                  "bots": [a.name for a in agents], "scripts": _fingerprint(program.sources)}
+        body = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in [header] + result.log)
+        _write_atomic(log_file, body)
+        click.echo(f"log written to {log_file} ({len(result.log)} entries)")
+
+
+def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"Final scores — {result.reason} (turn {result.turns})")
+    table.add_column("place")
+    table.add_column("player")
+    table.add_column("bot")
+    table.add_column("score", justify="right")
+    table.add_column("tie-breaks", justify="right")
+    for place, p in enumerate(result.ranking, 1):
+        mark = " ★" if p in result.winners else ""
+        table.add_row(str(place), f"P{p + 1}{mark}", bots[p], str(result.scores[p]),
+                      ", ".join(str(v) for v in result.tie_values[p]))
+    Console().print(table)
+
+
+# ---------------------------------------------------------------- simulate
+@main.command()
+@click.argument("game")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--players", "-p", type=int)
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="seed of the first game; game i uses seed+i")
+@click.option("--bots", default="greedy", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
+@_guard
+def simulate(game: str, games: int, players: int | None, seed: int, bots: str, as_json: bool) -> None:
+    """Play many games with bots and summarise wins, lengths and end reasons."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from runtime.engine import Engine
+
+    from .compiler import compile_game
+
+    d, _, _ = compile_game(game)
+    n = _check_players(d, players)
+    names = [a.name for a in _agents(bots, n)]
+    wins_seat: Counter[int] = Counter()
+    wins_bot: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    turns: list[int] = []
+    decisions: list[int] = []
+    t0 = time.perf_counter()
+    with Progress(transient=True, disable=as_json) as progress:
+        task = progress.add_task(f"simulating {games} games", total=games)
+        for i in range(games):
+            res = Engine(d, n, _agents(bots, n), seed + i, log=False).run()
+            share = 1 / len(res.winners)
+            for w in res.winners:
+                wins_seat[w] += share
+                wins_bot[names[w]] += share
+            reasons[res.reason] += 1
+            turns.append(res.turns)
+            decisions.append(res.decisions)
+            progress.advance(task)
+    elapsed = time.perf_counter() - t0
+    summary = {
+        "game": d.name, "games": games, "players": n, "bots": names, "seconds": round(elapsed, 3),
+        "games_per_second": round(games / elapsed, 1),
+        "wins_per_seat": {f"P{p + 1}": round(wins_seat[p], 2) for p in range(n)},
+        "wins_per_bot": {b: round(wins_bot[b], 2) for b in sorted(set(names))},
+        "turns_mean": round(sum(turns) / games, 2), "turns_max": max(turns),
+        "decisions_per_game": round(sum(decisions) / games, 1),
+        "end_reasons": dict(sorted(reasons.items())),
+    }
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    from rich.table import Table
+
+    console = Console()
+    t = Table(title=f"{d.name}: {games} games, {n} players, bots {','.join(names)}")
+    t.add_column("seat")
+    t.add_column("bot")
+    t.add_column("wins", justify="right")
+    t.add_column("win %", justify="right")
+    for p in range(n):
+        t.add_row(f"P{p + 1}", names[p], f"{wins_seat[p]:g}", f"{100 * wins_seat[p] / games:.1f}")
+    console.print(t)
+    if len(set(names)) > 1:
+        tb = Table(title="wins per bot")
+        tb.add_column("bot")
+        tb.add_column("wins", justify="right")
+        for b in sorted(set(names)):
+            tb.add_row(b, f"{wins_bot[b]:g}")
+        console.print(tb)
+    s = Table(title="games")
+    s.add_column("measure")
+    s.add_column("value", justify="right")
+    s.add_row("turns (mean / max)", f"{summary['turns_mean']} / {summary['turns_max']}")
+    s.add_row("decisions per game", str(summary["decisions_per_game"]))
+    s.add_row("games per second", str(summary["games_per_second"]))
+    console.print(s)
+    r = Table(title="end reasons")
+    r.add_column("reason")
+    r.add_column("games", justify="right")
+    for k, v in sorted(reasons.items()):
+        r.add_row(k, str(v))
+    console.print(r)
+
+
+# ---------------------------------------------------------------- test
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_guard
+def test(paths: tuple[str, ...], fmt: str) -> None:
+    """Run scenario files (.scenario) under PATHS."""
+    from .scenario import run_scenario
+
+    files: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if not p.exists():
+            raise click.BadParameter(f"no such file or folder: {raw}", param_hint="PATHS")
+        files.extend(sorted(p.rglob("*.scenario")) if p.is_dir() else [p])
+    if not files:
+        raise click.UsageError("no .scenario files found")
+    failed = 0
+    report = []
+    for f in files:
+        res = run_scenario(f)
+        report.append({"file": str(f), "name": res.name, "passed": res.passed,
+                       "diagnostics": [d.to_json() for d in res.diagnostics]})
+        if not res.passed:
+            failed += 1
+        if fmt == "text":
+            mark = "PASS" if res.passed else "FAIL"
+            click.echo(f"{mark}  {res.name}  ({f})")
+            if not res.passed:
+                _print_diags(res.diagnostics, res.sources, err=False)
+    if fmt == "json":
+        click.echo(json.dumps(report, indent=2))
+    else:
+        click.echo(f"{len(files) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+# ---------------------------------------------------------------- replay
+@main.command()
+@click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
+@_guard
+def replay(log_file: str) -> None:
+    """Replay a game log written by 'play --log' and confirm the identical result."""
+    from runtime.agents import ScriptedAgent
+    from runtime.engine import Engine
+
+    from .compiler import compile_game
+
+    with open(log_file, encoding="utf-8") as fh:
+        raw = fh.read().splitlines()
+    try:
+        entries = [json.loads(line) for line in raw if line.strip()]
+    except json.JSONDecodeError as exc:
+        raise click.ClickException(f"{log_file}:{exc.lineno}: not a cardscript log (bad JSON: {exc.msg})")
+    if not entries or entries[0].get("t") != "header":
+        raise click.ClickException(f"{log_file}:1: not a cardscript log (no header line)")
+    head = entries[0]
+    d, _, program = compile_game(head["game"])
+    if _fingerprint(program.sources) != head.get("scripts"):
+        click.echo("warning: the scripts changed since this log was written", err=True)
+    queue = [e["chose"] for e in entries[1:] if e.get("t") == "decision"]
+    agent = ScriptedAgent(queue)
+    result = Engine(d, head["players"], [agent] * head["players"], head["seed"], log=True).run()
+    new = [json.dumps(e, sort_keys=True, ensure_ascii=False) for e in result.log]
+    old = [json.dumps(e, sort_keys=True, ensure_ascii=False) for e in entries[1:]]
+    for i, (a, b) in enumerate(zip(old, new)):
+        if a != b:
+            click.echo(f"replay differs at log line {i + 2}:\n  log:    {a}\n  replay: {b}", err=True)
+            sys.exit(1)
+    if len(old) != len(new):
+        click.echo(f"replay differs in length: log has {len(old)} entries, replay {len(new)}", err=True)
+        sys.exit(1)
+    click.echo(f"replay identical: {len(new)} entries, {result.reason}, scores "
+               + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(result.scores)))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,337 @@
+"""The front end's public entry points: compile a game, check paths, build the IR.
+
+Pipeline (one stage per module): :mod:`dsl.parser` -> :mod:`dsl.builder` (AST) ->
+:mod:`dsl.checker` (declarations, call matching) -> :mod:`dsl.lower` (runtime
+objects) -> :class:`runtime.definition.GameDefinition`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from runtime import effects as E
+from runtime.definition import GameDefinition
+
+from .diagnostics import CompileError, Diagnostic, Span, error
+from .loader import Program, builtin_root, load_program, resolve_game, _header_kind, SCRIPT_SUFFIXES
+from .lower import compile_program
+
+IR_FORMAT = "cardscript-ir/1"
+
+
+def compile_game(game: str, extra: list[Path] | None = None) -> tuple[GameDefinition, list[Diagnostic], Program]:
+    """Compile a built-in game name or a folder/file of scripts.
+
+    Args:
+        game: 'injustice', or a path.
+        extra: more scripts to add (expansions).
+
+    Returns:
+        (definition, warnings, program).
+
+    Raises:
+        CompileError: when any diagnostic is an error.
+    """
+    program = load_program(resolve_game(game), extra)
+    definition, diags = compile_program(program)
+    if definition is None:
+        raise CompileError(diags)
+    return definition, diags, program
+
+
+@dataclass
+class CheckReport:
+    """What ``cardscript check`` found: diagnostics and the files they cover."""
+
+    files: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        return sum(d.severity == "warning" for d in self.diagnostics)
+
+
+def _units(path: Path) -> list[tuple[str, Path]]:
+    """Split a path into things to check: ('game', main script), ('scenario', file), ('parse', file)."""
+    if path.is_file():
+        if path.suffix == ".scenario":
+            return [("scenario", path)]
+        kind = _header_kind(path)
+        if kind == "game":
+            return [("game", path)]
+        mains = [f for f in path.parent.iterdir() if f.suffix in SCRIPT_SUFFIXES and _header_kind(f) == "game"]
+        return [("game", mains[0])] if mains else [("parse", path)]
+    out: list[tuple[str, Path]] = []
+    files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in SCRIPT_SUFFIXES)
+    mains = [f for f in files if _header_kind(f) == "game" and f.suffix != ".scenario"]
+    if mains:
+        out.append(("game", mains[0]))
+    elif any(f.suffix != ".scenario" for f in files):
+        out.extend(("parse", f) for f in files if f.suffix != ".scenario")
+    out.extend(("scenario", f) for f in files if f.suffix == ".scenario")
+    for sub in sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+        out.extend(_units(sub))
+    return out
+
+
+def check_paths(paths: list[str]) -> CheckReport:
+    """Parse and check every script under the paths (games, libraries, scenarios).
+
+    A folder holding a game is checked as one game; a library folder with no game is
+    parsed; scenarios are checked against the game they use.
+    """
+    from .builder import build
+    from .checker import collect
+    from .lower import Lowerer
+
+    rep = CheckReport()
+    for raw in paths:
+        p = Path(raw)
+        if not p.exists():
+            rep.diagnostics.append(error("CS001", f"no such file or folder: {raw}", None))
+            continue
+        for kind, f in _units(p):
+            try:
+                if kind == "parse":
+                    text = f.read_text(encoding="utf-8")
+                    rep.sources[str(f)] = text
+                    build(text, str(f))
+                    rep.files.append(str(f))
+                    continue
+                program = load_program(f)
+                rep.sources.update(program.sources)
+                rep.files.extend(program.sources)
+                if kind == "game":
+                    _, diags = compile_program(program)
+                    rep.diagnostics.extend(diags)
+                else:
+                    sym, diags = collect(program.scripts)
+                    low = Lowerer(sym)
+                    low.definition(program.sources)
+                    for st in sym.scenario_steps:
+                        if hasattr(st, "cond"):
+                            low.cond(st.cond, {})
+                        elif hasattr(st, "body"):
+                            low.body(st.body, {})
+                    rep.diagnostics.extend(diags + low.diags)
+            except CompileError as exc:
+                rep.diagnostics.extend(exc.diagnostics)
+    rep.files = sorted(set(rep.files))
+    seen: set[tuple[Any, ...]] = set()
+    unique = []
+    for d in rep.diagnostics:
+        key = (d.code, d.message, d.span)
+        if key not in seen:
+            seen.add(key)
+            unique.append(d)
+    rep.diagnostics = unique
+    return rep
+
+
+# ---------------------------------------------------------------- JSON IR
+def to_ir(d: GameDefinition) -> dict[str, Any]:
+    """The JSON IR of a compiled game (validated by ``dsl/ir_schema.json``)."""
+    effects: dict[str, Any] = {}
+
+    def walk(x: Any) -> None:
+        if isinstance(x, E.Call):
+            if x.effect.name not in effects:
+                effects[x.effect.name] = None
+                effects[x.effect.name] = {"params": [list(p) for p in x.effect.params],
+                                          "body": E.to_ir(x.effect.body)}
+                walk(x.effect.body)
+            for _, a in x.args:
+                walk(a)
+        elif isinstance(x, E.Node):
+            for name in x.__slots__:
+                if not name.startswith("_"):
+                    walk(getattr(x, name))
+        elif isinstance(x, (list, tuple)):
+            for i in x:
+                walk(i)
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+
+    roots: list[Any] = [d.setup, d.turn, d.score, d.tie_breaks, [a.body for a in d.actions],
+                        [a.choose for a in d.actions], [a.cond for a in d.actions],
+                        [t.body for ts in d.rules.values() for t in ts], [e.cond for e in d.end_conditions]]
+    for c in d.cards:
+        roots.append(list(c.abilities.values()))
+        roots.append([t.body for t in c.triggers])
+    walk(roots)
+
+    def trig(t: Any) -> dict[str, Any]:
+        return {"event": t.event, "first_time": t.first_time, "your_turn": t.your_turn, "body": E.to_ir(t.body)}
+
+    return {
+        "format": IR_FORMAT,
+        "game": d.name,
+        "players": list(d.players),
+        "zones": [{"name": z.name, "per_player": z.per_player, "visibility": z.visibility, "face_down": z.face_down,
+                   "stack": z.stack, "active": z.active, "play_zone": z.play_zone,
+                   "refill_from": d.zones[z.refill_from].name if z.refill_from >= 0 else None} for z in d.zones],
+        "counters": [{"name": c.name, "per_player": c.per_player, "initial": c.initial, "low": c.low, "high": c.high}
+                     for c in d.counters],
+        "types": list(d.types),
+        "labels": list(d.labels),
+        "attributes": dict(d.attributes),
+        "cards": [{"name": c.name, "types": sorted(c.types), "keywords": sorted(c.keywords),
+                   "home": d.zones[c.home].name if c.home >= 0 else None,
+                   "abilities": {k: E.to_ir(v) for k, v in c.abilities.items()},
+                   "passive": {k: {d.counters[i].name: a for i, a in v.items()} for k, v in c.passive.items()},
+                   "triggers": [trig(t) for t in c.triggers]} for c in d.cards],
+        "printings": [{"card": p.card.name, "copies": p.copies, "attributes": dict(p.attrs)} for p in d.printings],
+        "effects": {k: effects[k] for k in sorted(effects)},
+        "setup": E.to_ir(d.setup),
+        "turn": E.to_ir(d.turn),
+        "actions": [{"name": a.name, "choose": E.to_ir(a.choose), "cond": E.to_ir(a.cond), "body": E.to_ir(a.body)}
+                    for a in d.actions],
+        "rules": {k: [trig(t) for t in v] for k, v in sorted(d.rules.items())},
+        "end_conditions": [{"timing": e.timing, "reason": e.reason, "cond": E.to_ir(e.cond)}
+                           for e in d.end_conditions],
+        "score": E.to_ir(d.score),
+        "score_counter": d.counters[d.score_counter].name if d.score_counter >= 0 else None,
+        "tie_breaks": [E.to_ir(t) for t in d.tie_breaks],
+        "passives": [[label, d.zones[z].name] for label, z in d.passives],
+    }
+
+
+def ir_schema() -> dict[str, Any]:
+    """The JSON Schema shipped with the package."""
+    return json.loads(resources.files("dsl").joinpath("ir_schema.json").read_text(encoding="utf-8"))
+
+
+def validate_ir(ir: dict[str, Any]) -> list[str]:
+    """Validate IR against the schema; returns readable errors (empty when valid)."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(ir_schema())
+    errs = sorted(validator.iter_errors(ir), key=lambda e: list(e.absolute_path))
+    if not errs:
+        return []
+    best = jsonschema.exceptions.best_match(errs)
+
+    def say(e: Any) -> str:
+        where = "/".join(str(p) for p in e.absolute_path) or "(top)"
+        text = e.message if len(e.message) < 160 else f"{e.message[:150]}... ({e.validator} failed)"
+        return f"{where}: {text}"
+
+    return [say(best)] + [say(e) for e in errs[:5] if e is not best]
+
+
+def generate_schema() -> dict[str, Any]:
+    """Build the IR schema from the effect classes (``python -m dsl.compiler`` rewrites the file)."""
+    ops = sorted((cls for cls in _node_classes()), key=lambda c: c.__name__)
+    node_props = {}
+    for cls in ops:
+        fields = [s for s in cls.__slots__ if not s.startswith("_")]
+        if cls is E.UserEffect:
+            fields = ["name", "params", "body"]
+        if cls is E.Call:
+            fields = ["effect", "args"]
+        node_props[cls.__name__] = {"type": "object", "properties": {f: {"$ref": "#/$defs/value"} for f in fields},
+                                    "required": fields, "additionalProperties": False}
+    trig = {"type": "object", "additionalProperties": False, "required": ["event", "first_time", "your_turn", "body"],
+            "properties": {"event": {"type": "string"}, "first_time": {"type": "boolean"},
+                           "your_turn": {"type": "boolean"}, "body": {"$ref": "#/$defs/node"}}}
+    nullable_node = {"anyOf": [{"$ref": "#/$defs/node"}, {"type": "null"}]}
+    string_list = {"type": "array", "items": {"type": "string"}}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://cardscript.dev/ir/1",
+        "title": "cardscript JSON IR (a compiled game)",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["format", "game", "players", "zones", "counters", "types", "labels", "attributes", "cards",
+                     "printings", "effects", "setup", "turn", "actions", "rules", "end_conditions", "score",
+                     "score_counter", "tie_breaks", "passives"],
+        "properties": {
+            "format": {"const": IR_FORMAT},
+            "game": {"type": "string"},
+            "players": {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 2, "maxItems": 2},
+            "zones": {"type": "array", "items": {
+                "type": "object", "additionalProperties": False,
+                "required": ["name", "per_player", "visibility", "face_down", "stack", "active", "play_zone",
+                             "refill_from"],
+                "properties": {"name": {"type": "string"}, "per_player": {"type": "boolean"},
+                               "visibility": {"enum": ["hidden", "private", "public"]},
+                               "face_down": {"type": "boolean"}, "stack": {"type": "boolean"},
+                               "active": {"type": "boolean"}, "play_zone": {"type": "boolean"},
+                               "refill_from": {"type": ["string", "null"]}}}},
+            "counters": {"type": "array", "items": {
+                "type": "object", "additionalProperties": False,
+                "required": ["name", "per_player", "initial", "low", "high"],
+                "properties": {"name": {"type": "string"}, "per_player": {"type": "boolean"},
+                               "initial": {"type": "integer"}, "low": {"type": ["integer", "null"]},
+                               "high": {"type": ["integer", "null"]}}}},
+            "types": string_list,
+            "labels": string_list,
+            "attributes": {"type": "object", "additionalProperties": {"type": ["integer", "string"]}},
+            "cards": {"type": "array", "items": {
+                "type": "object", "additionalProperties": False,
+                "required": ["name", "types", "keywords", "home", "abilities", "passive", "triggers"],
+                "properties": {"name": {"type": "string"}, "types": string_list, "keywords": string_list,
+                               "home": {"type": ["string", "null"]},
+                               "abilities": {"type": "object", "additionalProperties": {"$ref": "#/$defs/node"}},
+                               "passive": {"type": "object", "additionalProperties": {
+                                   "type": "object", "additionalProperties": {"type": "integer"}}},
+                               "triggers": {"type": "array", "items": trig}}}},
+            "printings": {"type": "array", "items": {
+                "type": "object", "additionalProperties": False, "required": ["card", "copies", "attributes"],
+                "properties": {"card": {"type": "string"}, "copies": {"type": "integer", "minimum": 0},
+                               "attributes": {"type": "object",
+                                              "additionalProperties": {"type": ["integer", "string"]}}}}},
+            "effects": {"type": "object", "additionalProperties": {
+                "type": "object", "additionalProperties": False, "required": ["params", "body"],
+                "properties": {"params": {"type": "array", "items": string_list}, "body": {"$ref": "#/$defs/node"}}}},
+            "setup": {"$ref": "#/$defs/node"},
+            "turn": {"$ref": "#/$defs/node"},
+            "actions": {"type": "array", "items": {
+                "type": "object", "additionalProperties": False, "required": ["name", "choose", "cond", "body"],
+                "properties": {"name": {"type": "string"}, "choose": nullable_node, "cond": nullable_node,
+                               "body": {"$ref": "#/$defs/node"}}}},
+            "rules": {"type": "object", "additionalProperties": {"type": "array", "items": trig}},
+            "end_conditions": {"type": "array", "items": {
+                "type": "object", "additionalProperties": False, "required": ["timing", "reason", "cond"],
+                "properties": {"timing": {"enum": ["immediately", "after the turn"]}, "reason": {"type": "string"},
+                               "cond": {"$ref": "#/$defs/node"}}}},
+            "score": nullable_node,
+            "score_counter": {"type": ["string", "null"]},
+            "tie_breaks": {"type": "array", "items": {"$ref": "#/$defs/node"}},
+            "passives": {"type": "array", "items": {"type": "array", "items": {"type": "string"},
+                                                     "minItems": 2, "maxItems": 2}},
+        },
+        "$defs": {
+            "node": {"type": "object", "minProperties": 1, "maxProperties": 1, "properties": node_props,
+                     "additionalProperties": False},
+            "value": {"anyOf": [
+                {"type": ["string", "integer", "boolean", "null"]},
+                {"type": "array", "items": {"$ref": "#/$defs/value"}},
+                {"$ref": "#/$defs/node"},
+            ]},
+        },
+    }
+
+
+def _node_classes() -> list[type]:
+    out = []
+    for obj in vars(E).values():
+        if isinstance(obj, type) and issubclass(obj, E.Node) and obj is not E.Node:
+            out.append(obj)
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover - maintenance: regenerate the shipped schema
+    target = Path(__file__).with_name("ir_schema.json")
+    target.write_text(json.dumps(generate_schema(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {target}")

@@ -1,0 +1,175 @@
+"""Finding and reading scripts: a game is a built-in name or a folder (or file).
+
+``uses "NAME"`` (no '/' and no '.') names a built-in library folder under
+``cardscripts/`` (e.g. ``"dc-core"``); any other ``uses`` is a path relative to the
+script that names it and must stay inside the folder of the game being loaded.
+Scripts are read as text only: nothing a script names is imported or executed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from . import ast as A
+from .builder import build
+from .diagnostics import CompileError, Diagnostic, Span, did_you_mean, error
+
+SCRIPT_SUFFIXES = (".rules", ".cards", ".variant", ".scenario")
+
+
+def builtin_root() -> Path:
+    """The folder of the built-in cardscripts inside the installed package."""
+    return Path(str(resources.files("cardscripts")))
+
+
+def builtin_games() -> list[str]:
+    """Names of the built-in games (folders holding a game header)."""
+    root = builtin_root()
+    out = []
+    for sub in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))):
+        if any(_header_kind(f) == "game" for f in _scripts_in(sub)):
+            out.append(sub.name)
+    return out
+
+
+def _scripts_in(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.suffix in SCRIPT_SUFFIXES and p.suffix != ".scenario")
+
+
+def _header_kind(path: Path) -> str:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                s = line.strip()
+                if s and not s.startswith("#"):
+                    return s.split(" ", 1)[0]
+    except OSError:
+        return ""
+    return ""
+
+
+@dataclass
+class Program:
+    """All scripts of a game, in load order (libraries before the scripts using them).
+
+    Attributes:
+        scripts: the ASTs.
+        sources: file name -> text, for diagnostics.
+        root: the folder scripts may read inside.
+        main: the file holding the 'game' header.
+    """
+
+    scripts: list[A.Script]
+    sources: dict[str, str]
+    root: Path
+    main: str
+
+
+def resolve_game(game: str) -> Path:
+    """Turn a GAME argument into the path of its main script.
+
+    Raises:
+        CompileError: CS002 for an unknown name, CS001 for a missing path.
+    """
+    p = Path(game)
+    if p.exists():
+        if p.is_dir():
+            mains = [f for f in _scripts_in(p) if _header_kind(f) == "game"]
+            if not mains:
+                raise CompileError([error("CS207", f"no script with a 'game' header in folder {game}", None,
+                                          "a game folder needs a file starting with: game \"Name\"")])
+            return mains[0]
+        return p
+    games = builtin_games()
+    if game in games:
+        folder = builtin_root() / game
+        return next(f for f in _scripts_in(folder) if _header_kind(f) == "game")
+    hint = did_you_mean(game, games) or f"built-in games: {', '.join(games)}; or give a folder of scripts"
+    if "/" in game or game.endswith(SCRIPT_SUFFIXES):
+        raise CompileError([error("CS001", f"no such file or folder: {game}", None, hint)])
+    raise CompileError([error("CS002", f"unknown game {game!r}", None, hint)])
+
+
+def load_program(main: Path, extra: list[Path] | None = None) -> Program:
+    """Read the main script and everything it uses, depth first.
+
+    Args:
+        main: the main script.
+        extra: more scripts to add after the game (expansions, scenarios).
+
+    Raises:
+        CompileError: with every syntax and file error found.
+    """
+    main = main.resolve()
+    root = main.parent
+    if root.parent == builtin_root().resolve():
+        root = builtin_root().resolve()
+    loaded: dict[str, A.Script] = {}
+    sources: dict[str, str] = {}
+    order: list[A.Script] = []
+    diags: list[Diagnostic] = []
+
+    def display(path: Path) -> str:
+        cwd = Path.cwd().resolve()
+        if cwd == path or cwd in path.parents:
+            return os.path.relpath(path)
+        return str(path)
+
+    def visit(path: Path, at: Span | None) -> None:
+        key = str(path)
+        if key in loaded:
+            return
+        name = display(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            diags.append(error("CS001", f"cannot read {name}: {exc.__class__.__name__}", at,
+                               "check the path: it is relative to the script that names it"))
+            return
+        sources[name] = text
+        try:
+            script = build(text, name)
+        except CompileError as exc:
+            diags.extend(exc.diagnostics)
+            loaded[key] = A.Script(Span(name, 1, 1), name, ())
+            return
+        loaded[key] = script
+        for item in script.items:
+            if isinstance(item, A.Uses):
+                for target in item.paths:
+                    for dep in _targets(path, target, item.span, root, diags):
+                        visit(dep, item.span)
+        order.append(script)
+
+    visit(main, None)
+    for e in extra or []:
+        visit(e.resolve(), None)
+    if any(d.severity == "error" for d in diags):
+        raise CompileError(diags)
+    return Program(order, sources, root, display(main))
+
+
+def _targets(src: Path, target: str, span: Span, root: Path, diags: list[Diagnostic]) -> list[Path]:
+    if "/" not in target and "." not in target:
+        folder = builtin_root() / target
+        if not folder.is_dir():
+            libs = [p.name for p in builtin_root().iterdir() if p.is_dir()]
+            diags.append(error("CS001", f"no built-in library {target!r}", span, did_you_mean(target, libs)))
+            return []
+        return _scripts_in(folder)
+    dest = (src.parent / target).resolve()
+    allowed = (root.resolve(), builtin_root().resolve())
+    if not any(dest == r or r in dest.parents for r in allowed):
+        diags.append(error("CS003", f"{target!r} is outside the game's folder", span,
+                           "a script may only use scripts inside its own folder tree"))
+        return []
+    if not dest.exists():
+        near = [p.name for p in dest.parent.iterdir()] if dest.parent.is_dir() else []
+        diags.append(error("CS001", f"no such script: {target}", span, did_you_mean(dest.name, near)))
+        return []
+    if dest.is_dir():
+        return _scripts_in(dest)
+    return [dest]

@@ -1,0 +1,67 @@
+"""Readable, turn-by-turn lines from the engine's event log.
+
+Game-agnostic: what to leave out comes from the game's own ``quiet`` declarations
+(events by name, counters by name); the runtime's built-in entries (turns, plays,
+choices, flips, reveals, the end) always show.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from runtime.definition import GameDefinition
+
+
+def player(p: int) -> str:
+    return f"P{p + 1}"
+
+
+def lines(log: list[dict[str, Any]], d: GameDefinition) -> Iterator[str]:
+    """Yield one readable line per interesting log entry."""
+    quiet_events = d.quiet_events | {"play"}
+    quiet_counters = {d.counters[i].name for i in d.quiet_counters}
+    for e in log:
+        line = format_entry(e, quiet_events, quiet_counters)
+        if line is not None:
+            yield line
+
+
+def format_entry(e: dict[str, Any], quiet_events: frozenset[str] | set[str], quiet_counters: set[str]) -> str | None:
+    """One log entry as text, or None when it is not worth a line."""
+    t = e["t"]
+    if t == "setup":
+        return f"{e['game']}: {e['players']} players, seed {e['seed']}"
+    if t == "turn":
+        return f"\n── Turn {e['turn']} · {player(e['player'])} ──"
+    if t == "play":
+        return f"  {player(e['player'])} plays {e['card']}"
+    if t == "decision":
+        chosen = [e["options"][i] for i in e["chose"]]
+        if e["kind"] == "action":
+            label = chosen[0]
+            if label.startswith("play ") or label == "end turn":
+                return None
+            return f"  {player(e['player'])} → {label}"
+        if e["kind"] == "yes/no":
+            return f"  {player(e['player'])} uses “{e['purpose']}”" if chosen == ["yes"] else None
+        if not chosen:
+            return None
+        what = e["purpose"] if e["purpose"] not in ("", "choose") else "chooses"
+        return f"  {player(e['player'])} {what}: {', '.join(chosen)}"
+    if t == "event":
+        if e["event"] in quiet_events:
+            return None
+        card = f" ({e['card']})" if "card" in e else ""
+        return f"  {player(e['player'])} · {e['event']}{card}"
+    if t == "counter":
+        if e["counter"] in quiet_counters:
+            return None
+        sign = "+" if e["delta"] > 0 else "−"
+        return f"  {player(e['player'])} {e['counter']} {sign}{abs(e['delta'])} → {e['value']}"
+    if t == "flip":
+        return f"  {e['card']} is turned {'face up' if e['face_up'] else 'face down'}"
+    if t == "reveal":
+        return f"  {player(e['player'])} reveals {', '.join(e['cards'])}"
+    if t == "end":
+        return f"\nGame over after turn {e['turn']}: {e['reason']}"
+    return None

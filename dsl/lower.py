@@ -1,0 +1,481 @@
+"""Stage 4: lowering — checked AST -> runtime effect objects and a GameDefinition.
+
+Every name is resolved here against :class:`dsl.checker.Symbols`; each failure is a
+Diagnostic (never an exception). :func:`compile_program` is the entry point.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runtime import effects as E
+from runtime.definition import ActionDef, CardType, CounterDef, EndCondition, GameDefinition, Printing, TriggerDef, ZoneDef
+
+from . import ast as A
+from .checker import Match, Symbols, collect, match_call
+from .diagnostics import CompileError, Diagnostic, did_you_mean, error, warning
+from .loader import Program
+
+_BUILTIN_COUNTERS = {"seat": -1}
+
+
+class Lowerer:
+    """Walks the AST once, building runtime objects and collecting diagnostics."""
+
+    def __init__(self, sym: Symbols):
+        self.sym = sym
+        self.diags: list[Diagnostic] = []
+        self.zone_index = {name: i for i, name in enumerate(sym.zones)}
+        self.counter_index = {name: i for i, name in enumerate(sym.counters)}
+        self.user: dict[str, E.UserEffect] = {}
+        self.calls: dict[str, set[str]] = {}  # effect key -> effect keys it calls
+        self._calls_from: set[str] | None = None
+        self.trigger_uid = 0
+        self.play_zone = next((i for i, z in enumerate(sym.zones.values()) if z.play_zone), -1)
+        self.emitted: set[str] = {"play"}
+
+    # ------------------------------------------------------------ diagnostics
+    def err(self, code: str, msg: str, span: Any, hint: str = "") -> None:
+        self.diags.append(error(code, msg, span, hint))
+
+    def unknown(self, what: str, name: str, span: Any, pool: Any) -> None:
+        self.err("CS201", f"unknown {what} {name!r}", span, did_you_mean(name, list(pool)))
+
+    # ------------------------------------------------------------ names
+    def zone(self, name: str, span: Any) -> int:
+        if name not in self.zone_index:
+            self.unknown("zone", name, span, self.zone_index)
+            return 0
+        return self.zone_index[name]
+
+    def counter(self, name: str, span: Any) -> int:
+        if name in _BUILTIN_COUNTERS:
+            return _BUILTIN_COUNTERS[name]
+        if name not in self.counter_index:
+            self.unknown("counter", name, span, list(self.counter_index) + list(_BUILTIN_COUNTERS))
+            return 0
+        return self.counter_index[name]
+
+    def check_words(self, words: tuple[str, ...], span: Any, allow_keywords: bool = True) -> None:
+        known = set(self.sym.types) | set(self.sym.labels)
+        if allow_keywords:
+            known |= {s.name for s in self.sym.effects} | {"home"}
+        for w in words:
+            if w not in known:
+                self.unknown("type, keyword or label", w, span, known)
+
+    def attr(self, name: str, span: Any) -> str:
+        if name != "name" and name not in self.sym.attributes:
+            self.unknown("attribute", name, span, list(self.sym.attributes) + ["name"])
+        return name
+
+    # ------------------------------------------------------------ selectors
+    def players(self, sel: A.PlayerSel, params: dict[str, str]) -> E.Players:
+        if sel.kind in ("param", "foe in"):
+            if params.get(sel.param) != "players":
+                self.err("CS206", f"{sel.param} is not a players parameter here", sel.span,
+                         "name it in the effect pattern as {" + sel.param + ": players}")
+        filters = tuple((f.mark, f.this_turn, f.negate) for f in sel.filters)
+        return E.Players(sel.kind, sel.param, filters)
+
+    def zone_ref(self, z: A.ZoneRef, params: dict[str, str]) -> E.ZoneRef:
+        if z.owner == "home":
+            return E.ZoneRef("home", -1)
+        idx = self.zone(z.name, z.span)
+        zd = list(self.sym.zones.values())[idx] if self.zone_index else None
+        if zd is not None and z.owner in ("you", "them", "owner", "of") and not zd.per_player and z.name in self.zone_index:
+            self.err("CS204", f"zone {z.name!r} is shared: say 'the {z.name}'", z.span)
+        if zd is not None and z.owner == "shared" and zd.per_player:
+            self.err("CS204", f"zone {z.name!r} belongs to each player: say 'your {z.name}' or 'their {z.name}'", z.span)
+        players = self.players(z.player, params) if z.player is not None else None
+        return E.ZoneRef(z.owner, idx, players)
+
+    def cards(self, sel: A.CardSel, params: dict[str, str], purpose: str = "") -> E.Cards:
+        if sel.kind in ("this", "it"):
+            return E.Cards(sel.kind, purpose=purpose)
+        count = self.expr(sel.count, params) if sel.count is not None else None
+        zones = tuple(self.zone_ref(z, params) for z in sel.zones)
+        if sel.types:
+            for t in sel.types:
+                if t not in self.sym.types:
+                    self.unknown("card type", t, sel.span, self.sym.types)
+        if sel.name and sel.name not in self.sym.cards:
+            self.unknown("card", sel.name, sel.span, self.sym.cards)
+        filters = []
+        for f in sel.filters:
+            if f.kind in ("has", "has_not"):
+                self.check_words(f.words, f.span)
+                filters.append((f.kind, f.words))
+            elif f.kind == "has_param":
+                if params.get(f.words[0]) != "type":
+                    self.err("CS206", f"{f.words[0]} is not a type parameter here", f.span)
+                filters.append(("has_param", f.words[0]))
+            else:
+                filters.append(("where", self.cond(f.cond, params)))
+        kind = sel.kind
+        if sel.in_param:
+            if params.get(sel.in_param) != "cards":
+                self.err("CS206", f"{sel.in_param} is not a cards parameter here", sel.span)
+            kind = "param"
+        elif sel.played:
+            kind = "played"
+        elif kind == "pick" and not zones:
+            self.err("CS204", "say where the cards come from (e.g. 'from your hand')", sel.span)
+        return E.Cards(kind, sel.quantity, count, zones, sel.types, sel.name, tuple(filters), sel.in_param, purpose)
+
+    # ------------------------------------------------------------ expressions and conditions
+    def expr(self, e: Any, params: dict[str, str]) -> Any:
+        if isinstance(e, A.Num):
+            return E.Const(e.value)
+        if isinstance(e, A.Param):
+            if e.name not in params:
+                self.err("CS206", f"{e.name} is not defined here", e.span, did_you_mean(e.name, params))
+            elif params[e.name] != "number":
+                self.err("CS204", f"{e.name} is a {params[e.name]} parameter, not a number", e.span)
+            return E.Var(e.name)
+        if isinstance(e, A.BinOp):
+            return E.Arith(e.op, self.expr(e.left, params), self.expr(e.right, params))
+        if isinstance(e, A.Count):
+            return E.CountCards(self.cards(e.cards, params))
+        if isinstance(e, A.CountPlayers):
+            return E.CountSeats()
+        if isinstance(e, A.CountTypes):
+            return E.CountTypes(self.cards(e.cards, params))
+        if isinstance(e, A.SumAttr):
+            return E.SumAttr(self.attr(e.attr, e.span), self.cards(e.cards, params))
+        if isinstance(e, A.Highest):
+            return E.Highest(self.expr(e.expr, params), self.players(e.players, params))
+        if isinstance(e, A.AttrOf):
+            return E.AttrOf(self.attr(e.attr, e.span), self.cards(e.card, params))
+        if isinstance(e, A.CounterOf):
+            return E.CounterValue(e.owner, self.counter(e.name, e.span))
+        raise AssertionError(f"unknown expression {e!r}")
+
+    def cond(self, c: Any, params: dict[str, str]) -> Any:
+        if isinstance(c, A.Compare):
+            return E.Compare(c.op, self.expr(c.left, params), self.expr(c.right, params))
+        if isinstance(c, A.BoolOp):
+            args = [self.cond(a, params) for a in c.args]
+            return E.And(args) if c.op == "and" else E.Or(args) if c.op == "or" else E.Not(args[0])
+        if isinstance(c, A.Is):
+            if isinstance(c.subject, A.PlayerSel):
+                if c.pred in ("face down", "face up"):
+                    self.err("CS204", "players are not face up or face down", c.span)
+                    return E.Did(False)
+                test = E.PlayerMarked(self.players(c.subject, params), c.mark, c.this_turn)
+            elif c.pred in ("face down", "face up"):
+                return E.FaceDown(self.cards(c.subject, params), c.pred == "face down")
+            else:
+                test = E.CardMarked(self.cards(c.subject, params), c.mark, c.this_turn)
+            return E.Not(test) if c.pred == "not marked" else test
+        if isinstance(c, A.AnyMarked):
+            return E.AnyFoeMarked(c.mark, c.this_turn)
+        if isinstance(c, A.Did):
+            return E.Did(c.negate)
+        if isinstance(c, A.ZoneEmpty):
+            return E.ZoneEmpty(self.zone_ref(c.zone, params))
+        if isinstance(c, A.Has):
+            words = (c.words,)
+            self.check_words(words, c.span)
+            return E.HasWord(self.cards(c.card, params), words)
+        if isinstance(c, A.HasHome):
+            return E.HasHome(self.cards(c.card, params))
+        if isinstance(c, A.Emitted):
+            return E.Emitted(c.event, self.players(c.player, params) if c.player is not None else None)
+        if isinstance(c, A.WinnerIs):
+            return E.WinnerIs(self.players(c.players, params))
+        raise AssertionError(f"unknown condition {c!r}")
+
+    # ------------------------------------------------------------ statements
+    def body(self, b: A.Body | None, params: dict[str, str]) -> E.Seq:
+        if b is None:
+            return E.Seq([])
+        params = dict(params)
+        out = []
+        for s in b.stmts:
+            if isinstance(s, A.Let):
+                params[s.name] = "number"
+            out.append(self.stmt(s, params))
+        return E.Seq(out)
+
+    def stmt(self, s: Any, params: dict[str, str]) -> Any:
+        if isinstance(s, A.Call):
+            return self.call(s, params)
+        if isinstance(s, A.Choose):
+            inner: Any = E.Choose(self.cards(s.cards, params, "choose"),
+                                  self.body(s.body, params) if s.body is not None else None, s.may)
+            return E.AsPlayers(self.players(s.subject, params), inner) if s.subject is not None else inner
+        if isinstance(s, A.If):
+            other = self.body(s.otherwise, params) if s.otherwise is not None else None
+            return E.If(self.cond(s.cond, params), self.body(s.then, params), other)
+        if isinstance(s, A.Otherwise):
+            self.err("CS208", "'otherwise' must follow an 'if' statement", s.span)
+            return E.Nothing()
+        if isinstance(s, A.ForPlayers):
+            return E.ForPlayers(self.players(s.players, params), self.body(s.body, params))
+        if isinstance(s, A.ForCards):
+            return E.ForCards(self.cards(s.cards, params), self.body(s.body, params))
+        if isinstance(s, A.Repeat):
+            return E.Repeat(self.expr(s.times, params), self.body(s.body, params))
+        if isinstance(s, A.CounterAdd):
+            idx = self.counter(s.counter, s.span)
+            players = self.players(s.player, params) if s.player is not None else None
+            return E.CounterAdd(idx, s.sign, self.expr(s.amount, params), players)
+        if isinstance(s, A.CounterSet):
+            return E.CounterSet(self.counter(s.counter, s.span), s.owner, self.expr(s.value, params))
+        if isinstance(s, A.Mark):
+            if isinstance(s.target, A.PlayerSel):
+                return E.MarkPlayers(self.players(s.target, params), s.mark, s.this_turn, not s.unmark)
+            return E.MarkCards(self.cards(s.target, params), s.mark, s.this_turn, not s.unmark)
+        if isinstance(s, A.Resolve):
+            if s.label not in self.sym.labels:
+                self.unknown("ability label", s.label, s.span, self.sym.labels)
+            if isinstance(s.card, str):
+                if params.get(s.card) != "cards":
+                    self.err("CS206", f"{s.card} is not a cards parameter here", s.span)
+                cards = E.Cards("param", param=s.card)
+            else:
+                cards = self.cards(s.card, params)
+            players = self.players(s.player, params) if s.player is not None else None
+            return E.Resolve(s.label, cards, players)
+        if isinstance(s, A.Emit):
+            self.emitted.add(s.event)
+            return E.Emit(s.event, self.players(s.player, params) if s.player is not None else None)
+        if isinstance(s, A.EndGame):
+            return E.EndGame(s.reason)
+        if isinstance(s, A.Let):
+            return E.Let(s.name, self.expr(s.value, params))
+        if isinstance(s, A.Nothing):
+            return E.Nothing()
+        if isinstance(s, A.RunBlock):
+            if params.get(s.name) != "block":
+                self.err("CS206", f"{s.name} is not a block parameter here", s.span,
+                         "a statement that is a single PARAMETER runs a {B: block} parameter")
+            return E.RunBlock(s.name)
+        raise AssertionError(f"unknown statement {s!r}")
+
+    def call(self, c: A.Call, params: dict[str, str]) -> Any:
+        match, diag = match_call(c, self.sym, params)
+        if diag is not None:
+            self.diags.append(diag)
+            return E.Nothing()
+        assert match is not None
+        inner = self._build_call(match, c, params)
+        if c.may:
+            inner = E.May(inner, match.sig.display)
+        if c.subject is not None:
+            inner = E.AsPlayers(self.players(c.subject, params), inner)
+        return inner
+
+    def _arg(self, kind: str, tok: tuple[Any, ...] | None, c: A.Call, params: dict[str, str], purpose: str) -> Any:
+        if kind == "block":
+            return self.body(c.block, params)
+        assert tok is not None
+        if tok[0] == "param":
+            name = tok[1]
+            if kind == "number":
+                return E.Var(name)
+            if kind == "players":
+                return E.Players("param", name)
+            if kind == "cards":
+                return E.Cards("param", param=name, purpose=purpose)
+            return E.Var(name)
+        if kind == "number":
+            return self.expr(tok[1], params)
+        if kind == "players":
+            return self.players(tok[1], params)
+        if kind == "cards":
+            return self.cards(tok[1], params, purpose)
+        if kind == "zone":
+            return self.zone_ref(tok[1], params)
+        if kind == "type":
+            if tok[1] not in self.sym.types:
+                self.unknown("card type", tok[1], tok[2].span if tok[2] is not None else c.span, self.sym.types)
+            return tok[1]
+        return tok[1]
+
+    def _build_call(self, m: Match, c: A.Call, params: dict[str, str]) -> Any:
+        sig = m.sig
+        purpose = sig.name
+        args = {name: self._arg(kind, tok, c, params, purpose) for name, kind, tok in m.bound}
+        b = sig.builtin
+        if self._calls_from is not None:
+            self._calls_from.add(sig.key)
+        if b == "move":
+            return E.Move(args["C"], args["Z"])
+        if b == "take":
+            return E.Take(args["C"], args["Z"])
+        if b == "shuffle":
+            return E.Shuffle(args["Z"])
+        if b == "flip":
+            return E.Flip(args["C"])
+        if b == "reveal":
+            return E.Reveal(args["C"])
+        if b == "play":
+            if self.play_zone < 0:
+                self.err("CS207", "'play' needs a zone declared with 'play zone'", c.span)
+            return E.Play(args["C"], self.play_zone)
+        if b == "take actions":
+            return E.TakeActions()
+        ue = self.user[sig.key + ("{block}" if sig.has_block else "")]
+        return E.Call(ue, [(kind, args[name]) for name, kind, _ in m.bound])
+
+    # ------------------------------------------------------------ definitions
+    def effects(self) -> None:
+        for sig in self.sym.effects:
+            key = sig.key + ("{block}" if sig.has_block else "")
+            self.user[key] = E.UserEffect(sig.display, list(sig.params))
+        for sig in self.sym.effects:
+            key = sig.key + ("{block}" if sig.has_block else "")
+            ue = self.user[key]
+            assert sig.defn is not None
+            self._calls_from = self.calls.setdefault(sig.key, set())
+            ue.body = self.body(sig.defn.body, dict(sig.params))
+            self._calls_from = None
+
+    def keyword_closure(self, direct: set[str]) -> set[str]:
+        names = {s.key: s.name for s in self.sym.effects}
+        out: set[str] = set()
+        todo = list(direct)
+        seen: set[str] = set()
+        while todo:
+            k = todo.pop()
+            if k in seen:
+                continue
+            seen.add(k)
+            if k in names:
+                out.add(names[k])
+            todo.extend(self.calls.get(k, ()))
+        return out
+
+    def card(self, cd: A.CardDef, index: int) -> tuple[CardType, list[Printing]]:
+        sym = self.sym
+        types = set()
+        for w, span in cd.words:
+            if w in sym.types:
+                types.add(w)
+            else:
+                self.unknown("card type", w, span, sym.types)
+        attrs: dict[str, Any] = {a.name: a.default for a in sym.attributes.values()}
+        for name, value, span in cd.attrs:
+            if name not in sym.attributes:
+                self.err("CS205", f"unknown attribute {name!r} on card {cd.name!r}", span,
+                         did_you_mean(name, sym.attributes) or f"declare it: attribute {name} = 0")
+            attrs[name] = value
+        home = self.zone(cd.home, cd.span) if cd.home else -1
+        abilities: dict[str, Any] = {}
+        passive: dict[str, dict[int, int]] = {}
+        passive_labels = {p.label for p in sym.passives}
+        direct: set[str] = set()
+        for ab in cd.abilities:
+            if ab.label not in sym.labels:
+                self.unknown("ability label", ab.label, ab.span, sym.labels)
+            if ab.label in passive_labels:
+                passive[ab.label] = self.passive_amounts(ab)
+            self._calls_from = direct
+            abilities[ab.label] = self.body(ab.body, {})
+            self._calls_from = None
+        triggers = []
+        for tr in cd.triggers:
+            self._calls_from = direct
+            triggers.append(self.trigger(tr.event, tr.body))
+            self._calls_from = None
+        keywords = frozenset(self.keyword_closure(direct) | set(abilities))
+        ct = CardType(cd.name, index, frozenset(types), keywords, attrs, abilities, passive, tuple(triggers), home,
+                      source=f"{cd.span.file}:{cd.span.line}")
+        printings = []
+        for pr in cd.printings or (A.Printing(cd.span, 1, ()),):
+            pattrs = dict(attrs)
+            for name, value in pr.overrides:
+                if name not in sym.attributes:
+                    self.err("CS205", f"unknown attribute {name!r} on card {cd.name!r}", pr.span,
+                             did_you_mean(name, sym.attributes))
+                pattrs[name] = value
+            printings.append(Printing(ct, pr.copies, pattrs))
+        return ct, printings
+
+    def passive_amounts(self, ab: A.Ability) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for s in ab.body.stmts:
+            if isinstance(s, A.CounterAdd) and isinstance(s.amount, A.Num) and s.player is None:
+                idx = self.counter(s.counter, s.span)
+                out[idx] = out.get(idx, 0) + s.sign * s.amount.value
+            else:
+                self.err("CS204", f"a passive '{ab.label}' ability may only raise or lower counters by a number",
+                         s.span, "write e.g. '+1 damage-bonus'")
+        return out
+
+    def trigger(self, ev: A.Event, body: A.Body) -> TriggerDef:
+        self.trigger_uid += 1
+        return TriggerDef(self.trigger_uid, ev.name, ev.first_time, ev.your_turn, self.body(body, {}))
+
+    def definition(self, sources: dict[str, str]) -> GameDefinition:
+        sym = self.sym
+        self.effects()
+        zones = [ZoneDef(z.name, i, z.per_player, z.visibility, z.face_down, z.stack, z.active, z.play_zone,
+                         self.zone(z.refill_from, z.span) if z.refill_from else -1)
+                 for i, z in enumerate(sym.zones.values())]
+        counters = [CounterDef(c.name, i, c.per_player, c.initial, c.low, c.high)
+                    for i, c in enumerate(sym.counters.values())]
+        cards, printings = [], []
+        for i, cd in enumerate(sym.cards.values()):
+            ct, prs = self.card(cd, i)
+            cards.append(ct)
+            printings.extend(prs)
+        rules: dict[str, list[TriggerDef]] = {}
+        for r in sym.rules:
+            rules.setdefault(r.event.name, []).append(self.trigger(r.event, r.body))
+        setup = E.Seq([self.body(s.body, {}) for s in sym.setups])
+        if sym.turn is None:
+            self.err("CS207", "the game has no 'turn:' block", sym.header.span if sym.header else None,
+                     "write the turn structure: turn: ... take actions ...")
+            turn: Any = E.Seq([])
+        else:
+            turn = self.body(sym.turn.body, {})
+        actions = []
+        for a in sym.actions:
+            choose = self.cards(a.choose, {}, "action") if a.choose is not None else None
+            cond = self.cond(a.cond, {}) if a.cond is not None else None
+            actions.append(ActionDef(a.name, choose, cond, self.body(a.body, {})))
+        ends = [EndCondition(e.timing, self.cond(e.cond, {}), e.reason or "end condition") for e in sym.end_whens]
+        score = self.body(sym.score.body, {}) if sym.score is not None else None
+        ties = [self.expr(x, {}) for x in sym.tie_break.exprs] if sym.tie_break is not None else []
+        passives = [(p.label, self.zone(p.zone, p.span)) for p in sym.passives]
+        passive_counters = frozenset(k for ct in cards for amounts in ct.passive.values() for k in amounts)
+        players = (sym.players.low, sym.players.high) if sym.players else (1, 1)
+        if sym.players is None and sym.header is not None and sym.header.kind == "game":
+            self.err("CS207", "the game does not say how many play: add 'players 2 to 4'", sym.header.span)
+        for cd in sym.cards.values():
+            for tr in cd.triggers:
+                if tr.event.name not in self.emitted:
+                    self.diags.append(warning("CS201", f"no rule or effect emits {tr.event.name!r}: this trigger "
+                                              "never fires", tr.span, did_you_mean(tr.event.name, self.emitted)))
+        return GameDefinition(
+            name=sym.header.name if sym.header else "game", players=players, zones=zones, counters=counters,
+            cards=cards, printings=printings, setup=setup, turn=turn, actions=actions, rules=rules,
+            end_conditions=ends, score=score, score_counter=self.counter_index.get("score", -1), tie_breaks=ties,
+            passives=passives, passive_counters=passive_counters, box_zone=self.zone_index["box"],
+            attributes={k: v.default for k, v in sym.attributes.items()}, types=tuple(sym.types),
+            labels=tuple(sym.labels), sources=sources, quiet_events=frozenset(sym.quiet_events),
+            quiet_counters=frozenset(self.counter(n, sp) for n, sp in sym.quiet_counters))
+
+
+def compile_program(program: Program) -> tuple[GameDefinition | None, list[Diagnostic]]:
+    """Check and lower a loaded program.
+
+    Returns:
+        (definition, diagnostics): the definition is None when any diagnostic is an error.
+    """
+    sym, diags = collect(program.scripts)
+    low = Lowerer(sym)
+    try:
+        definition = low.definition(program.sources)
+    except CompileError as exc:
+        diags.extend(exc.diagnostics)
+        definition = None
+    diags.extend(low.diags)
+    diags.sort(key=lambda d: (d.span.file if d.span else "", d.span.line if d.span else 0,
+                              d.span.column if d.span else 0, d.code))
+    if any(d.severity == "error" for d in diags):
+        return None, diags
+    return definition, diags

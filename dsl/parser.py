@@ -1,0 +1,168 @@
+"""Stage 1: text -> Lark parse tree, with syntax errors turned into Diagnostics.
+
+The grammar is ``grammar/cardscript.lark`` (LALR, positions propagated). The parser
+is built once per process and cached on disk by Lark, so start-up stays small.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+
+from .diagnostics import CompileError, Span, error
+
+# Friendly names for terminals in "expected one of" lists.
+_TERMINAL_NAMES = {
+    "_NL": "end of line", "COLON": "':'", "SEMICOLON": "';'", "COMMA": "','", "LPAR": "'('",
+    "RPAR": "')'", "LBRACE": "'{'", "RBRACE": "'}'", "NAME": "a word", "STRING": 'a "quoted name"',
+    "INT": "a number", "PARAM": "a PARAMETER", "SIGN": "'+' or '-'", "COMPARE": "a comparison",
+    "_INDENT": "an indented block", "_DEDENT": "end of block", "$END": "end of file", "EQUAL": "'='",
+}
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+def grammar_text() -> str:
+    """The grammar source shipped in the package ``grammar``."""
+    return resources.files("grammar").joinpath("cardscript.lark").read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def get_parser() -> Lark:
+    """The LALR parser, built once per process (Lark caches the tables on disk)."""
+    return Lark(
+        grammar_text(),
+        parser="lalr",
+        lexer="contextual",
+        postlex=_Indenter(),
+        propagate_positions=True,
+        maybe_placeholders=False,
+        cache=True,
+    )
+
+
+def _expected(names: set[str] | frozenset[str]) -> tuple[str, ...]:
+    out = []
+    for n in sorted(names):
+        if n.startswith("__"):
+            continue
+        pretty = _TERMINAL_NAMES.get(n)
+        if pretty is None:
+            pretty = f"'{n.lower()}'" if n.isupper() and n.isalpha() else n
+        out.append(pretty)
+    return tuple(dict.fromkeys(out))[:12]
+
+
+def _python_like(text: str, line: int) -> bool:
+    lines = text.splitlines()
+    src = lines[line - 1] if 0 < line <= len(lines) else ""
+    return any(k in src for k in ("import ", "def ", "lambda", "__", "eval(", "exec(", "print(", "os."))
+
+
+def parse(text: str, filename: str = "<string>") -> Tree:
+    """Parse one script.
+
+    Args:
+        text: the script source.
+        filename: used in diagnostics.
+
+    Returns:
+        The Lark parse tree (rule ``start``).
+
+    Raises:
+        CompileError: with one CS101/CS102/CS103 diagnostic at the failing position.
+    """
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        return get_parser().parse(text)
+    except UnexpectedInput as exc:
+        raise CompileError([_syntax_diagnostic(exc, text, filename)]) from None
+    except DedentError as exc:
+        line = _dedent_line(text)
+        raise CompileError([error("CS103", f"bad indentation: {exc}", Span(filename, line, 1),
+                                  "indent the lines of one block by the same amount")]) from None
+
+
+def _dedent_line(text: str) -> int:
+    widths = [0]
+    for no, raw in enumerate(text.splitlines(), 1):
+        stripped = raw.lstrip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        w = len(raw) - len(stripped)
+        if w > widths[-1]:
+            widths.append(w)
+        else:
+            while w < widths[-1]:
+                widths.pop()
+            if w != widths[-1]:
+                return no
+    return 1
+
+
+def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):
+    line = getattr(exc, "line", 1) or 1
+    col = getattr(exc, "column", 1) or 1
+    if line < 1:
+        line, col = max(1, text.count("\n")), 1
+    hint = ""
+    if isinstance(exc, UnexpectedToken):
+        tok: Token = exc.token
+        expected = _expected(exc.expected)
+        if tok.type == "_NL" or tok.type == "$END":
+            # Lark reports an unexpected newline at the start of the next line; point
+            # at the end of the line that is unfinished instead.
+            lines = text.splitlines()
+            prev = tok.line if tok.type == "_NL" and tok.line else line
+            prev = min(max(prev, 1), len(lines))
+            line, col = prev, len(lines[prev - 1].rstrip()) + 1
+            msg = "this line ends too early"
+            if "':'" in expected:
+                hint = "a block label or header needs ':' followed by its statements"
+            return error("CS102", msg, Span(filename, line, col, line, col + 1), hint, expected)
+        if tok.type == "_INDENT":
+            return error("CS103", "unexpected indentation", Span(filename, line, 1),
+                         "only the abilities of a card and the statements of a block are indented", expected)
+        if tok.type == "_DEDENT":
+            return error("CS103", "block ends too early", Span(filename, line, col),
+                         "give the block at least one statement, or 'nothing'", expected)
+        width = max(1, len(str(tok.value)))
+        msg = f"unexpected {_describe(tok)}"
+        if _python_like(text, line):
+            hint = "scripts are data: Python code is not part of the language"
+        elif "':'" in expected:
+            hint = "did you forget ':' before the statements?"
+        return error("CS101", msg, Span(filename, line, col, line, col + width), hint, expected)
+    if isinstance(exc, UnexpectedCharacters):
+        ch = text.splitlines()[line - 1][col - 1:col] if line <= len(text.splitlines()) else "?"
+        expected = _expected(exc.allowed or set())
+        if ch == '"':
+            hint = "a quoted name must end on the same line"
+        elif _python_like(text, line):
+            hint = "scripts are data: Python code is not part of the language"
+        elif ch.isupper():
+            hint = "names of zones, counters and types are lower case; UPPER CASE is for parameters"
+        return error("CS101", f"unexpected character {ch!r}", Span(filename, line, col, line, col + 1), hint, expected)
+    if isinstance(exc, UnexpectedEOF):
+        return error("CS102", "the file ends too early", Span(filename, line, col), "", _expected(set(exc.expected)))
+    return error("CS101", str(exc).splitlines()[0], Span(filename, line, col))
+
+
+def _describe(tok: Token) -> str:
+    if tok.type == "STRING":
+        return f"name {tok.value}"
+    if tok.type == "INT":
+        return f"number {tok.value}"
+    return f"'{tok.value}'"

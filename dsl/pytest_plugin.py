@@ -1,0 +1,46 @@
+"""pytest plugin (entry point ``pytest11``): collect ``*.scenario`` files as tests.
+
+With cardscript installed, plain ``pytest`` in any repository runs its scenario
+files; a failing expectation is reported as the compiler's diagnostic.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
+    if file_path.suffix == ".scenario":
+        return ScenarioFile.from_parent(parent, path=file_path)
+    return None
+
+
+class ScenarioFile(pytest.File):
+    def collect(self) -> Iterator[pytest.Item]:
+        yield ScenarioItem.from_parent(self, name=self.path.stem)
+
+
+class ScenarioFailed(Exception):
+    pass
+
+
+class ScenarioItem(pytest.Item):
+    def runtest(self) -> None:
+        from .scenario import run_scenario
+
+        res = run_scenario(self.path)
+        if not res.passed:
+            from .diagnostics import render
+
+            raise ScenarioFailed("\n".join(render(d, res.sources) for d in res.diagnostics))
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+        if isinstance(excinfo.value, ScenarioFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"scenario {self.name}"

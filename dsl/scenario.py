@@ -1,0 +1,161 @@
+"""Scenario tests: a script that names a game, sets a state, forces choices and
+states expected results (docs/scenarios.md).
+
+:func:`run_scenario` runs one file and returns a :class:`ScenarioResult` whose
+diagnostics say, at the line of the failing step, what differed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runtime import effects as E
+from runtime.agents import BadAnswer, NeedAnswer, ScriptedAgent
+from runtime.engine import Agent, Ctx, Decision, Engine, Game, GameOver, InvalidDecision, RunawayError
+
+from . import ast as A
+from .checker import collect
+from .diagnostics import CompileError, Diagnostic, Span, error
+from .loader import load_program
+from .lower import Lowerer
+
+
+@dataclass
+class ScenarioResult:
+    """Outcome of one scenario file: passed when no diagnostic is an error."""
+
+    name: str
+    file: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+    expectations: int = 0
+
+    @property
+    def passed(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+
+class _FirstOption(Agent):
+    """Setup fallback: the first legal answer, so scenarios start from a fixed state."""
+
+    name = "first-option"
+
+    def choose(self, game: Game, d: Decision) -> list[int]:
+        return list(range(d.low)) if d.kind != "yes/no" else [1]
+
+
+def _excerpt(sources: dict[str, str], span: Span) -> str:
+    lines = sources.get(span.file, "").splitlines()
+    return lines[span.line - 1].strip() if 0 < span.line <= len(lines) else ""
+
+
+def run_scenario(path: str | Path) -> ScenarioResult:
+    """Run a ``.scenario`` file.
+
+    Returns:
+        The result; never raises for a mistake in the scenario or the game scripts.
+    """
+    path = Path(path)
+    res = ScenarioResult(path.stem, str(path))
+    try:
+        program = load_program(path)
+    except CompileError as exc:
+        res.diagnostics = exc.diagnostics
+        return res
+    res.sources = program.sources
+    sym, diags = collect(program.scripts)
+    res.diagnostics.extend(diags)
+    if sym.header is not None:
+        own = [s for s in program.scripts if s.file == program.main]
+        heads = [i for s in own for i in s.items if isinstance(i, A.Header)]
+        if heads:
+            res.name = heads[0].name
+    low = Lowerer(sym)
+    definition = low.definition(program.sources)
+    steps: list[tuple[Any, Any]] = []
+    seed = 1
+    for st in sym.scenario_steps:
+        if isinstance(st, A.Expect):
+            who = low.players(st.players, {}) if st.players is not None else None
+            steps.append((st, (who, low.cond(st.cond, {}))))
+        elif isinstance(st, A.DoStep):
+            steps.append((st, low.body(st.body, {})))
+        elif isinstance(st, A.Seed):
+            seed = st.value
+        else:
+            steps.append((st, None))
+    res.diagnostics.extend(low.diags)
+    if not res.passed:
+        return res
+    seats = definition.players[0]
+    queue: list[Any] = []
+    agent = ScriptedAgent(queue, fallback=_FirstOption())
+    engine = Engine(definition, seats, [agent] * seats, seed)
+    g = engine.game
+    try:
+        engine.setup()
+    except (GameOver, RunawayError, InvalidDecision, BadAnswer) as exc:
+        res.diagnostics.append(error("CS301", f"the game's setup failed: {exc}", None))
+        return res
+    agent.strict = True
+    for st, compiled in steps:
+        if not _step(engine, g, st, compiled, queue, res):
+            break
+    if queue:
+        sp = next((s.span for s, _ in reversed(steps) if isinstance(s, A.Answers)), None)
+        res.diagnostics.append(error("CS302", f"{len(queue)} answer(s) left over: {queue}", sp,
+                                     "remove the answers no decision used, or add the step that uses them"))
+    return res
+
+
+def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res: ScenarioResult) -> bool:
+    try:
+        if isinstance(st, A.Answers):
+            queue.extend(st.answers)
+        elif isinstance(st, A.DoStep):
+            g.event_counts.clear()
+            compiled.run(g, Ctx(g.active, frames=[{}]))
+        elif isinstance(st, A.NextTurn):
+            g.event_counts.clear()
+            if g.over:
+                raise GameOver(g.over)
+            if g.turn > 0:
+                g.active = (g.active + 1) % g.n
+            engine.play_one_turn(g.active)
+        elif isinstance(st, A.Finish):
+            if not g.winners:
+                engine.finish(g.over or "scenario finished")
+        elif isinstance(st, A.Expect):
+            res.expectations += 1
+            who, cond = compiled
+            ctx = Ctx(g.active, frames=[{}])
+            for them in who.players(g, ctx) if who is not None else [None]:
+                c = ctx.copy(them=them)
+                if not cond.test(g, c):
+                    res.diagnostics.append(error("CS301", f"expectation failed: {_excerpt(res.sources, st.span)}",
+                                                 st.span, _explain(g, c, cond, them)))
+                    break
+        return True
+    except GameOver as over:
+        g.over = over.reason
+        engine.finish(over.reason)
+        return True
+    except NeedAnswer as exc:
+        res.diagnostics.append(error("CS303", f"the step needs an answer: {exc}", st.span,
+                                     "add an 'answer' line before this step"))
+    except BadAnswer as exc:
+        res.diagnostics.append(error("CS303", f"an answer does not fit: {exc}", st.span))
+    except (RunawayError, InvalidDecision) as exc:
+        res.diagnostics.append(error("CS401", str(exc), st.span, " -> ".join(getattr(exc, "chain", []))))
+    return False
+
+
+def _explain(g: Game, ctx: Ctx, compiled: Any, them: int | None) -> str:
+    who = f" (for P{them + 1})" if them is not None else ""
+    if isinstance(compiled, E.Compare):
+        return f"left side is {compiled.left.eval(g, ctx)!r}, right side is {compiled.right.eval(g, ctx)!r}{who}"
+    if isinstance(compiled, E.WinnerIs):
+        return f"winners: {', '.join(f'P{p + 1}' for p in g.winners) or 'none yet (add a finish step)'}"
+    return who.strip()

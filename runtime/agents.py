@@ -1,0 +1,152 @@
+"""Agents answer :class:`~runtime.engine.Decision` objects.
+
+* :class:`RandomAgent` — uniform over legal answers, from its own seeded stream.
+* :class:`GreedyAgent` — a sensible player for any game: takes actions in the order
+  the rules declare them (so it plays its hand before buying), buys the most valuable
+  card it can, always says yes to "may", defends when it can, and picks its most
+  valuable cards for good things and its least valuable for bad ones.
+* :class:`ScriptedAgent` — answers from a list (scenarios and replays).
+
+Agents read the game but never copy it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable
+
+from .engine import Agent, Decision, Game
+
+#: Decision purposes where a player gives up cards: the least valuable goes first.
+NEGATIVE = frozenset({"discard", "destroy", "lose", "return", "defense", "put back"})
+
+
+class RandomAgent(Agent):
+    """Uniform random answers; its stream is seeded from the game seed and the seat."""
+
+    name = "random"
+
+    def bind(self, game: Game, seat: int) -> None:
+        self.rng = random.Random(game.seed * 1009 + seat)
+
+    def choose(self, game: Game, d: Decision) -> list[int]:
+        n = len(d.options)
+        k = self.rng.randint(d.low, min(d.high, n))
+        return sorted(self.rng.sample(range(n), k))
+
+
+class GreedyAgent(Agent):
+    """A sensible player (see the module docstring)."""
+
+    name = "greedy"
+
+    def bind(self, game: Game, seat: int) -> None:
+        self.seat = seat
+
+    def choose(self, game: Game, d: Decision) -> list[int]:
+        if d.kind == "yes/no":
+            return [1]
+        if d.kind == "action":
+            return [self._action(game, d)]
+        if d.kind == "player":
+            return [self._target(game, d)]
+        order = sorted(range(len(d.options)), key=lambda i: (d.values[i] if d.values else 0, -i))
+        if d.purpose not in NEGATIVE:
+            order.reverse()
+        k = d.high if d.purpose != "discard" or d.low else max(d.low, 1 if d.high else 0)
+        return sorted(order[:max(d.low, min(k, d.high))])
+
+    def _action(self, game: Game, d: Decision) -> int:
+        # Actions arrive grouped in declaration order; take the first group that offers
+        # anything, and within it the most valuable option.
+        best, best_key = len(d.options) - 1, None
+        for i, (act, _card) in enumerate(d.options):
+            if act is None:
+                continue
+            rank = game.d.actions.index(act)
+            key = (-rank, d.values[i])
+            if best_key is None or key > best_key:
+                best, best_key = i, key
+        return best
+
+    def _target(self, game: Game, d: Decision) -> int:
+        # Target the foe who is ahead on the score counter, if the game has one.
+        sc = game.d.score_counter
+        if sc < 0:
+            return 0
+        return max(range(len(d.options)), key=lambda i: (game.get(sc, d.options[i]), -i))
+
+
+class ScriptedAgent(Agent):
+    """Answers from a queue shared by all seats (a scenario or a replayed log).
+
+    Each answer is a list of option indices, an option label (str), a bool for yes/no,
+    or an int index. When the queue is empty it falls back to ``fallback``.
+    """
+
+    name = "scripted"
+
+    def __init__(self, queue: list[Any], fallback: Agent | None = None, strict: bool = False):
+        self.queue = queue
+        self.fallback = fallback
+        self.strict = strict
+        self.used = 0
+
+    def bind(self, game: Game, seat: int) -> None:
+        if self.fallback is not None:
+            self.fallback.bind(game, seat)
+
+    def choose(self, game: Game, d: Decision) -> list[int]:
+        if not self.queue:
+            if self.fallback is None or self.strict:
+                raise NeedAnswer(d)
+            return self.fallback.choose(game, d)
+        ans = self.queue.pop(0)
+        self.used += 1
+        return _interpret(ans, d)
+
+
+class NeedAnswer(Exception):
+    """A scripted agent ran out of answers."""
+
+    def __init__(self, decision: Decision):
+        super().__init__(f"P{decision.player + 1} must answer a {decision.kind} decision "
+                         f"({decision.purpose}): {decision.labels}")
+        self.decision = decision
+
+
+class BadAnswer(Exception):
+    """A scripted answer does not fit the decision it was given to."""
+
+
+def _interpret(ans: Any, d: Decision) -> list[int]:
+    if isinstance(ans, list):
+        return ans
+    if isinstance(ans, bool):
+        if d.kind != "yes/no":
+            raise BadAnswer(f"answer {'yes' if ans else 'no'} given to a {d.kind} decision: {d.labels}")
+        return [1 if ans else 0]
+    if isinstance(ans, int):
+        return [ans]
+    labels = [l.lower() for l in d.labels]
+    want = str(ans).lower()
+    for candidates in (labels, [l.split(" ", 1)[-1] for l in labels]):
+        if want in candidates:
+            return [candidates.index(want)]
+    if want in ("none", "nothing") and d.low == 0:
+        return []
+    raise BadAnswer(f"answer {ans!r} is not one of the options {d.labels}")
+
+
+def make_agents(spec: Iterable[str], seats: int) -> list[Agent]:
+    """Agents from names ('random', 'greedy'), cycled to fill ``seats``.
+
+    Raises:
+        ValueError: for an unknown bot name.
+    """
+    names = [s.strip() for s in spec if s.strip()] or ["greedy"]
+    kinds = {"random": RandomAgent, "greedy": GreedyAgent}
+    for n in names:
+        if n not in kinds:
+            raise ValueError(f"unknown bot {n!r}: choose from {', '.join(sorted(kinds))}")
+    return [kinds[names[i % len(names)]]() for i in range(seats)]

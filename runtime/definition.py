@@ -1,0 +1,152 @@
+"""The compiled game: an immutable :class:`GameDefinition`, the only thing the
+front end hands to the runtime.
+
+Every name in a script has been resolved to an index here: zones, counters and card
+types are numbered, effects are objects of :mod:`runtime.effects`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Effect = Any  # runtime.effects.Effect; kept loose to avoid an import cycle
+
+
+@dataclass(frozen=True)
+class ZoneDef:
+    """A zone. ``per_player`` zones exist once per seat; ``stack`` zones expose only
+    their top card to selectors; ``active`` zones arm the triggers of their cards;
+    the ``play_zone`` is where played cards go; ``refill_from`` names the zone that is
+    shuffled in when a card must be taken from this zone while it is empty."""
+
+    name: str
+    index: int
+    per_player: bool
+    visibility: str  # hidden | private | public
+    face_down: bool
+    stack: bool
+    active: bool
+    play_zone: bool
+    refill_from: int  # zone index, -1 for none
+
+
+@dataclass(frozen=True)
+class CounterDef:
+    """A bounded integer, per player or shared. Bounds are inclusive; None is open."""
+
+    name: str
+    index: int
+    per_player: bool
+    initial: int
+    low: int | None
+    high: int | None
+
+
+@dataclass(frozen=True)
+class TriggerDef:
+    """``when EVENT: body`` on a card or in the rules.
+
+    Attributes:
+        uid: unique number, used for 'first time each turn'.
+        event: the event name.
+        first_time: fires at most once per turn (per card).
+        your_turn: fires only when the event's player is the active player.
+    """
+
+    uid: int
+    event: str
+    first_time: bool
+    your_turn: bool
+    body: Effect
+
+
+@dataclass
+class CardType:
+    """One card definition (all its printings share name, types and abilities).
+
+    Attributes:
+        types: the card's type words (e.g. {'hero'}), for filters.
+        keywords: names of effects its text uses (e.g. {'attack', 'meter burn'}), so
+            that 'a card with attack' works; labels of its abilities are included.
+        abilities: label -> effect (e.g. 'play', 'defense').
+        passive: label -> {counter index: amount} for passive (e.g. Ongoing) abilities.
+        triggers: its ``when`` abilities.
+        home: zone index a card returns to, -1 for none.
+        text: the source text of the card's body, for listings.
+    """
+
+    name: str
+    index: int
+    types: frozenset[str]
+    keywords: frozenset[str]
+    attrs: dict[str, Any]
+    abilities: dict[str, Effect]
+    passive: dict[str, dict[int, int]]
+    triggers: tuple[TriggerDef, ...]
+    home: int
+    text: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Printing:
+    """Copies of a card type with their own attribute values (a Level 3 Aquaman)."""
+
+    card: CardType
+    copies: int
+    attrs: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ActionDef:
+    """A free action offered in an action window: one option per card chosen by
+    ``choose`` (or one option when it is None) whose ``cond`` holds."""
+
+    name: str
+    choose: Effect | None
+    cond: Effect | None
+    body: Effect
+
+
+@dataclass(frozen=True)
+class EndCondition:
+    timing: str  # "immediately" | "after the turn"
+    cond: Effect
+    reason: str
+
+
+@dataclass
+class GameDefinition:
+    """A compiled game. Shapes: ``zones[i].index == i``; ``printings`` expand to the
+    physical components, numbered in order; ``rules`` map event names to triggers."""
+
+    name: str
+    players: tuple[int, int]
+    zones: list[ZoneDef]
+    counters: list[CounterDef]
+    cards: list[CardType]
+    printings: list[Printing]
+    setup: Effect
+    turn: Effect
+    actions: list[ActionDef]
+    rules: dict[str, list[TriggerDef]]
+    end_conditions: list[EndCondition]
+    score: Effect | None
+    score_counter: int
+    tie_breaks: list[Effect]
+    passives: list[tuple[str, int]]  # (label, zone index) pairs
+    passive_counters: frozenset[int]
+    box_zone: int
+    attributes: dict[str, int]
+    types: tuple[str, ...]
+    labels: tuple[str, ...]
+    sources: dict[str, str] = field(default_factory=dict)
+    quiet_events: frozenset[str] = frozenset()
+    quiet_counters: frozenset[int] = frozenset()
+
+    def zone(self, name: str) -> ZoneDef:
+        return next(z for z in self.zones if z.name == name)
+
+    def counter(self, name: str) -> CounterDef:
+        return next(c for c in self.counters if c.name == name)

@@ -1,0 +1,937 @@
+"""Effect objects: the compiled form of every statement, selector, condition and
+expression. They run against a :class:`~runtime.engine.Game` and a
+:class:`~runtime.engine.Ctx`; none of them knows any particular game.
+
+Protocols:
+    effects:     ``run(g, ctx) -> int`` — how much changed (0: nothing; drives "if you do");
+    players:     ``players(g, ctx) -> list[int]`` — seats, in rule order;
+    cards:       ``cards(g, ctx) -> list[int]`` — card ids, top of a zone first;
+    zones:       ``slots(g, ctx) -> list[int]`` — zone slots;
+    expressions: ``eval(g, ctx) -> int``;
+    conditions:  ``test(g, ctx) -> bool``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engine import MAX_CALL_DEPTH, Ctx, Decision, Game, GameOver, RunawayError
+
+MAX_REPEAT = 1000
+
+
+class Node:
+    """Base: generic JSON IR from ``__slots__`` (see :func:`to_ir`)."""
+
+    __slots__ = ()
+
+    def ir(self) -> dict[str, Any]:
+        """``{"ClassName": {field: value, ...}}`` — one key, so a schema can dispatch on it."""
+        fields = {name: to_ir(getattr(self, name)) for name in self.__slots__ if not name.startswith("_")}
+        return {type(self).__name__: fields}
+
+
+def to_ir(x: Any) -> Any:
+    """Any effect object, list or scalar -> JSON-compatible data."""
+    if isinstance(x, Node):
+        return x.ir()
+    if isinstance(x, (list, tuple)):
+        return [to_ir(i) for i in x]
+    if isinstance(x, dict):
+        return {str(k): to_ir(v) for k, v in sorted(x.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(x, (frozenset, set)):
+        return sorted(to_ir(i) for i in x)
+    return x
+
+
+# ====================================================================== expressions
+class Const(Node):
+    __slots__ = ("value",)
+
+    def __init__(self, value: int):
+        self.value = value
+
+    def eval(self, g: Game, ctx: Ctx) -> int:
+        return self.value
+
+
+class Var(Node):
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def eval(self, g: Game, ctx: Ctx) -> int:
+        return ctx.vars[self.name]
+
+
+class Arith(Node):
+    __slots__ = ("operator", "left", "right")
+
+    def __init__(self, operator: str, left: Any, right: Any):
+        self.operator, self.left, self.right = operator, left, right
+
+    def eval(self, g: Game, ctx: Ctx) -> int:
+        a, b = self.left.eval(g, ctx), self.right.eval(g, ctx)
+        o = self.operator
+        return a + b if o == "+" else a - b if o == "-" else a * b
+
+
+class CountCards(Node):
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def eval(self, g: Game, ctx: Ctx) -> int:
+        return len(self.cards.cards(g, ctx))
+
+
+class CountSeats(Node):
+    __slots__ = ()
+
+    def eval(self, g: Game, ctx: Ctx) -> int:
+        return g.n
+
+
+class CountTypes(Node):
+    """Distinct declared card types among the selected cards."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def eval(self, g: Game, ctx: Ctx) -> int:
+        seen: set[str] = set()
+        for c in self.cards.cards(g, ctx):
+            seen |= g.d.cards[g.card_type[c]].types
+        return len(seen)
+
+
+class SumAttr(Node):
+    __slots__ = ("attr", "cards")
+
+    def __init__(self, attr: str, cards: Any):
+        self.attr, self.cards = attr, cards
+
+    def eval(self, g: Game, ctx: Ctx) -> int:
+        return sum(int(g.card_attrs[c].get(self.attr, 0)) for c in self.cards.cards(g, ctx))
+
+
+class AttrOf(Node):
+    """An attribute of the first selected card; 0 (or '') when there is none."""
+
+    __slots__ = ("attr", "card")
+
+    def __init__(self, attr: str, card: Any):
+        self.attr, self.card = attr, card
+
+    def eval(self, g: Game, ctx: Ctx) -> Any:
+        cards = self.card.cards(g, ctx)
+        if not cards:
+            return 0
+        if self.attr == "name":
+            return g.card_name(cards[0])
+        return g.card_attrs[cards[0]].get(self.attr, 0)
+
+
+class CounterValue(Node):
+    """owner: you | them | shared; 'seat' is the 1-based seat number."""
+
+    __slots__ = ("owner", "counter")
+
+    def __init__(self, owner: str, counter: int):
+        self.owner, self.counter = owner, counter
+
+    def eval(self, g: Game, ctx: Ctx) -> int:
+        p = ctx.you if self.owner == "you" else ctx.them if self.owner == "them" else 0
+        if self.counter == -1:  # seat
+            return (p if p is not None else 0) + 1
+        return g.get(self.counter, p)
+
+
+class Highest(Node):
+    __slots__ = ("expr", "players")
+
+    def __init__(self, expr: Any, players: Any):
+        self.expr, self.players = expr, players
+
+    def eval(self, g: Game, ctx: Ctx) -> int:
+        vals = [self.expr.eval(g, ctx.copy(them=p)) for p in self.players.players(g, ctx)]
+        return max(vals) if vals else 0
+
+
+# ====================================================================== conditions
+_OPS = {
+    "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "<": lambda a, b: a < b,
+    ">": lambda a, b: a > b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+}
+
+
+class Compare(Node):
+    __slots__ = ("comparison", "left", "right", "_fn")
+
+    def __init__(self, comparison: str, left: Any, right: Any):
+        self.comparison, self.left, self.right = comparison, left, right
+        self._fn = _OPS[comparison]
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return self._fn(self.left.eval(g, ctx), self.right.eval(g, ctx))
+
+
+class And(Node):
+    __slots__ = ("args",)
+
+    def __init__(self, args: list[Any]):
+        self.args = args
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return all(a.test(g, ctx) for a in self.args)
+
+
+class Or(Node):
+    __slots__ = ("args",)
+
+    def __init__(self, args: list[Any]):
+        self.args = args
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return any(a.test(g, ctx) for a in self.args)
+
+
+class Not(Node):
+    __slots__ = ("arg",)
+
+    def __init__(self, arg: Any):
+        self.arg = arg
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return not self.arg.test(g, ctx)
+
+
+class PlayerMarked(Node):
+    """True when every selected player carries the mark (false when none is selected)."""
+
+    __slots__ = ("players", "mark", "this_turn")
+
+    def __init__(self, players: Any, mark: str, this_turn: bool):
+        self.players, self.mark, self.this_turn = players, mark, this_turn
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        ps = self.players.players(g, ctx)
+        return bool(ps) and all(g.player_marked(ctx, self.mark, p, self.this_turn) for p in ps)
+
+
+class CardMarked(Node):
+    __slots__ = ("cards", "mark", "this_turn")
+
+    def __init__(self, cards: Any, mark: str, this_turn: bool):
+        self.cards, self.mark, self.this_turn = cards, mark, this_turn
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        cs = self.cards.cards(g, ctx)
+        return bool(cs) and all(g.card_marked(ctx, self.mark, c, self.this_turn) for c in cs)
+
+
+class AnyFoeMarked(Node):
+    __slots__ = ("mark", "this_turn")
+
+    def __init__(self, mark: str, this_turn: bool):
+        self.mark, self.this_turn = mark, this_turn
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return any(g.player_marked(ctx, self.mark, p, self.this_turn) for p in g.foes(ctx.you))
+
+
+class FaceDown(Node):
+    __slots__ = ("cards", "down")
+
+    def __init__(self, cards: Any, down: bool):
+        self.cards, self.down = cards, down
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        cs = self.cards.cards(g, ctx)
+        return bool(cs) and all(g.face_up[c] != self.down for c in cs)
+
+
+class Did(Node):
+    __slots__ = ("negate",)
+
+    def __init__(self, negate: bool):
+        self.negate = negate
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return (ctx.did > 0) != self.negate
+
+
+class ZoneEmpty(Node):
+    __slots__ = ("zone",)
+
+    def __init__(self, zone: Any):
+        self.zone = zone
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return all(not g.slots[s] for s in self.zone.slots(g, ctx))
+
+
+class HasWord(Node):
+    """A card 'has' a type, a keyword, or an ability label."""
+
+    __slots__ = ("cards", "words")
+
+    def __init__(self, cards: Any, words: tuple[str, ...]):
+        self.cards, self.words = cards, words
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        cs = self.cards.cards(g, ctx)
+        return bool(cs) and all(card_has(g, c, self.words) for c in cs)
+
+
+class HasHome(Node):
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        cs = self.cards.cards(g, ctx)
+        return bool(cs) and all(g.d.cards[g.card_type[c]].home >= 0 for c in cs)
+
+
+class Emitted(Node):
+    """The event was emitted (for the players, if given) since the counts were last reset."""
+
+    __slots__ = ("event", "players")
+
+    def __init__(self, event: str, players: Any = None):
+        self.event, self.players = event, players
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        if self.players is None:
+            return any(k[0] == self.event for k in g.event_counts)
+        return all(g.event_counts.get((self.event, p), 0) > 0 for p in self.players.players(g, ctx))
+
+
+class WinnerIs(Node):
+    __slots__ = ("players",)
+
+    def __init__(self, players: Any):
+        self.players = players
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return sorted(self.players.players(g, ctx)) == sorted(g.winners)
+
+
+def card_has(g: Game, card: int, words: tuple[str, ...]) -> bool:
+    ct = g.d.cards[g.card_type[card]]
+    return any(w in ct.types or w in ct.keywords for w in words)
+
+
+# ====================================================================== zones
+class ZoneRef(Node):
+    """owner: you | them | shared | owner (of the bound card) | home (of the bound card) | of."""
+
+    __slots__ = ("owner", "zone", "players")
+
+    def __init__(self, owner: str, zone: int, players: Any = None):
+        self.owner, self.zone, self.players = owner, zone, players
+
+    def slots(self, g: Game, ctx: Ctx) -> list[int]:
+        o = self.owner
+        if o == "shared":
+            return [g.zone_base[self.zone]]
+        if o == "you":
+            return [g.slot(self.zone, ctx.you)]
+        if o == "them":
+            return [g.slot(self.zone, ctx.them if ctx.them is not None else ctx.you)]
+        if o == "of":
+            return [g.slot(self.zone, p) for p in self.players.players(g, ctx)]
+        card = ctx.it
+        if card is None:
+            return []
+        if o == "owner":
+            owner = g.owner[card]
+            return [g.slot(self.zone, owner if owner >= 0 else ctx.you)]
+        home = g.d.cards[g.card_type[card]].home
+        return [g.slot(home, ctx.you)] if home >= 0 else []
+
+
+# ====================================================================== players
+class Players(Node):
+    """kind: you | them | target foe | each foe | each player | left | right | param | foe in.
+    filters: (mark, this_turn, negate) triples."""
+
+    __slots__ = ("kind", "param", "filters")
+
+    def __init__(self, kind: str, param: str = "", filters: tuple = ()):
+        self.kind, self.param, self.filters = kind, param, filters
+
+    def players(self, g: Game, ctx: Ctx) -> list[int]:
+        k = self.kind
+        if k == "you":
+            out = [ctx.you]
+        elif k == "them":
+            out = [ctx.them if ctx.them is not None else ctx.you]
+        elif k == "each foe":
+            out = g.foes(ctx.you)
+        elif k == "each player":
+            out = g.everyone()
+        elif k == "target foe":
+            foes = g.foes(ctx.you)
+            if len(foes) <= 1:
+                out = foes
+            else:
+                pick = g.decide(Decision(ctx.you, "player", foes, [f"P{f + 1}" for f in foes], 1, 1, "target"))
+                out = [foes[pick[0]]]
+        elif k == "left":
+            out = [(ctx.you + 1) % g.n]
+        elif k == "right":
+            out = [(ctx.you - 1) % g.n]
+        else:  # param / foe in
+            out = list(ctx.vars[self.param])
+        for mark, this_turn, negate in self.filters:
+            out = [p for p in out if g.player_marked(ctx, mark, p, this_turn) != negate]
+        return out
+
+
+# ====================================================================== cards
+class Cards(Node):
+    """A card selector.
+
+    kind: this | it | top | bottom | pick | param | played.
+    quantity (pick): one | up to | random | random n | all | each | n.
+    zones: ZoneRefs; types: required types (any of); name: a card name;
+    filters: (kind, data) pairs — ('has', words), ('has_not', words), ('where', cond),
+    ('has_param', name); chooser decides for 'one' and 'up to'.
+    """
+
+    __slots__ = ("kind", "quantity", "count", "zones", "types", "name", "filters", "param", "purpose")
+
+    def __init__(self, kind: str, quantity: str = "", count: Any = None, zones: tuple = (), types: tuple = (),
+                 name: str = "", filters: tuple = (), param: str = "", purpose: str = ""):
+        self.kind, self.quantity, self.count, self.zones = kind, quantity, count, zones
+        self.types, self.name, self.filters, self.param, self.purpose = types, name, filters, param, purpose
+
+    def candidates(self, g: Game, ctx: Ctx) -> list[int]:
+        k = self.kind
+        if k == "param":
+            pool = list(ctx.vars[self.param])
+        elif k == "played":
+            pool = list(reversed(g.played_turn))
+        else:
+            pool = []
+            for zr in self.zones:
+                for s in zr.slots(g, ctx):
+                    pool.extend(reversed(g.visible(s)))
+        if self.name:
+            pool = [c for c in pool if g.card_name(c) == self.name]
+        if self.types:
+            pool = [c for c in pool if card_has(g, c, self.types)]
+        for fk, data in self.filters:
+            if fk == "has":
+                pool = [c for c in pool if card_has(g, c, data)]
+            elif fk == "has_not":
+                pool = [c for c in pool if not card_has(g, c, data)]
+            elif fk == "has_param":
+                words = (ctx.vars[data],)
+                pool = [c for c in pool if card_has(g, c, words)]
+            else:
+                keep = []
+                for c in pool:
+                    if data.test(g, ctx.copy(it=c)):
+                        keep.append(c)
+                pool = keep
+        return pool
+
+    def cards(self, g: Game, ctx: Ctx) -> list[int]:
+        k = self.kind
+        if k == "this":
+            return [ctx.this] if ctx.this is not None else []
+        if k == "it":
+            return [ctx.it] if ctx.it is not None else []
+        if k in ("top", "bottom"):
+            n = self.count.eval(g, ctx)
+            out: list[int] = []
+            for zr in self.zones:
+                for s in zr.slots(g, ctx):
+                    g.ensure(s, n)
+                    cards = g.slots[s]
+                    out.extend(reversed(cards[-n:]) if k == "top" else cards[:n])
+            return out
+        pool = self.candidates(g, ctx)
+        q = self.quantity
+        if q in ("all", "each", ""):
+            return pool
+        if q == "n":
+            return pool[: self.count.eval(g, ctx)]
+        if q == "random":
+            return [g.rng.choice(pool)] if pool else []
+        if q == "random n":
+            n = min(self.count.eval(g, ctx), len(pool))
+            return g.rng.sample(pool, n)
+        if not pool:
+            return []
+        high = 1 if q == "one" else min(self.count.eval(g, ctx), len(pool))
+        low = 1 if q == "one" else 0
+        return choose_cards(g, ctx.you, pool, low, high, self.purpose)
+
+
+def choose_cards(g: Game, player: int, pool: list[int], low: int, high: int, purpose: str) -> list[int]:
+    """Ask ``player`` to pick between low and high of ``pool``."""
+    if low == len(pool) == high:
+        return list(pool)
+    labels = [g.card_name(c) for c in pool]
+    values = [int(g.card_attrs[c].get("cost", 0)) for c in pool]
+    picks = g.decide(Decision(player, "card", pool, labels, low, high, purpose, values))
+    return [pool[i] for i in picks]
+
+
+# ====================================================================== statements
+class Seq(Node):
+    __slots__ = ("stmts",)
+
+    def __init__(self, stmts: list[Any]):
+        self.stmts = stmts
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        total = 0
+        for s in self.stmts:
+            r = s.run(g, ctx)
+            ctx.did = r
+            total += r
+        return total
+
+
+class Nothing(Node):
+    __slots__ = ()
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        return 0
+
+
+class If(Node):
+    __slots__ = ("cond", "then", "otherwise")
+
+    def __init__(self, cond: Any, then: Any, otherwise: Any = None):
+        self.cond, self.then, self.otherwise = cond, then, otherwise
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        if self.cond.test(g, ctx):
+            return self.then.run(g, ctx)
+        if self.otherwise is not None:
+            return self.otherwise.run(g, ctx)
+        return 0
+
+
+class ForPlayers(Node):
+    __slots__ = ("players", "body")
+
+    def __init__(self, players: Any, body: Any):
+        self.players, self.body = players, body
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        total = 0
+        for p in self.players.players(g, ctx):
+            total += self.body.run(g, ctx.copy(them=p))
+        return total
+
+
+class ForCards(Node):
+    __slots__ = ("cards", "body")
+
+    def __init__(self, cards: Any, body: Any):
+        self.cards, self.body = cards, body
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        total = 0
+        for c in self.cards.cards(g, ctx):
+            total += self.body.run(g, ctx.copy(it=c))
+        return total
+
+
+class Repeat(Node):
+    __slots__ = ("times", "body")
+
+    def __init__(self, times: Any, body: Any):
+        self.times, self.body = times, body
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        n = self.times.eval(g, ctx)
+        if n > MAX_REPEAT:
+            raise RunawayError(f"repeat {n} times is more than the bound {MAX_REPEAT}", g.chain[-8:])
+        total = 0
+        for _ in range(max(0, n)):
+            total += self.body.run(g, ctx)
+        return total
+
+
+class AsPlayers(Node):
+    """``they ...`` / ``each foe ...``: run a statement with each selected player as 'you'."""
+
+    __slots__ = ("players", "stmt")
+
+    def __init__(self, players: Any, stmt: Any):
+        self.players, self.stmt = players, stmt
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        total = 0
+        for p in self.players.players(g, ctx):
+            total += self.stmt.run(g, ctx.copy(you=p))
+        return total
+
+
+class May(Node):
+    """``you may ...``: a yes/no decision, then the statement."""
+
+    __slots__ = ("stmt", "prompt")
+
+    def __init__(self, stmt: Any, prompt: str):
+        self.stmt, self.prompt = stmt, prompt
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        if not g.yes_no(ctx.you, self.prompt):
+            return 0
+        return self.stmt.run(g, ctx)
+
+
+class Choose(Node):
+    """``choose CARDS: body`` — bind each chosen card to 'it'. ``optional``: may choose none."""
+
+    __slots__ = ("cards", "body", "optional")
+
+    def __init__(self, cards: Any, body: Any, optional: bool):
+        self.cards, self.body, self.optional = cards, body, optional
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        sel = self.cards
+        if sel.kind == "pick" and sel.quantity == "one":
+            pool = sel.candidates(g, ctx)
+            if not pool:
+                return 0
+            chosen = choose_cards(g, ctx.you, pool, 0 if self.optional else 1, 1, sel.purpose)
+        else:
+            chosen = sel.cards(g, ctx)
+        total = 0
+        for c in chosen:
+            total += 1
+            if self.body is not None:
+                self.body.run(g, ctx.copy(it=c))
+        if self.body is None and chosen:
+            ctx.it = chosen[-1]
+        return total
+
+
+class CounterAdd(Node):
+    __slots__ = ("counter", "sign", "amount", "players")
+
+    def __init__(self, counter: int, sign: int, amount: Any, players: Any = None):
+        self.counter, self.sign, self.amount, self.players = counter, sign, amount, players
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        delta = self.sign * self.amount.eval(g, ctx)
+        if self.players is None:
+            return abs(g.change(self.counter, ctx.you, delta))
+        return sum(abs(g.change(self.counter, p, delta)) for p in self.players.players(g, ctx))
+
+
+class CounterSet(Node):
+    __slots__ = ("counter", "owner", "value")
+
+    def __init__(self, counter: int, owner: str, value: Any):
+        self.counter, self.owner, self.value = counter, owner, value
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        p = ctx.you if self.owner == "you" else ctx.them if self.owner == "them" else 0
+        return abs(g.set(self.counter, p, self.value.eval(g, ctx)))
+
+
+class MarkPlayers(Node):
+    __slots__ = ("players", "mark", "this_turn", "on")
+
+    def __init__(self, players: Any, mark: str, this_turn: bool, on: bool):
+        self.players, self.mark, self.this_turn, self.on = players, mark, this_turn, on
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        ps = self.players.players(g, ctx)
+        for p in ps:
+            g.mark_player(ctx, self.mark, p, self.this_turn, self.on)
+        return len(ps)
+
+
+class MarkCards(Node):
+    __slots__ = ("cards", "mark", "this_turn", "on")
+
+    def __init__(self, cards: Any, mark: str, this_turn: bool, on: bool):
+        self.cards, self.mark, self.this_turn, self.on = cards, mark, this_turn, on
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        cs = self.cards.cards(g, ctx)
+        for c in cs:
+            g.mark_card(ctx, self.mark, c, self.this_turn, self.on)
+        return len(cs)
+
+
+class Resolve(Node):
+    """Run a card's labelled ability (e.g. its Defense reward) for a player."""
+
+    __slots__ = ("label", "cards", "players")
+
+    def __init__(self, label: str, cards: Any, players: Any = None):
+        self.label, self.cards, self.players = label, cards, players
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        total = 0
+        who = self.players.players(g, ctx) if self.players is not None else [ctx.you]
+        for c in self.cards.cards(g, ctx):
+            ability = g.d.cards[g.card_type[c]].abilities.get(self.label)
+            if ability is None:
+                continue
+            for p in who:
+                total += 1 + ability.run(g, Ctx(p, it=c, this=c, depth=ctx.depth + 1))
+        return total
+
+
+class Emit(Node):
+    __slots__ = ("event", "players")
+
+    def __init__(self, event: str, players: Any = None):
+        self.event, self.players = event, players
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        who = self.players.players(g, ctx) if self.players is not None else [ctx.you]
+        for p in who:
+            g.emit(self.event, p, ctx.it, ctx.this)
+        return 0
+
+
+class EndGame(Node):
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        raise GameOver(self.reason or "the game ended")
+
+
+class Let(Node):
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: str, value: Any):
+        self.name, self.value = name, value
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        ctx.vars = dict(ctx.vars)
+        ctx.vars[self.name] = self.value.eval(g, ctx)
+        return 0
+
+
+class Closure(Node):
+    """A block argument: the caller's body and context, run with the callee's 'them'/'it'."""
+
+    __slots__ = ("body", "_ctx")
+
+    def __init__(self, body: Any, ctx: Ctx):
+        self.body, self._ctx = body, ctx
+
+
+class RunBlock(Node):
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        clo: Closure = ctx.vars[self.name]
+        return clo.body.run(g, clo._ctx.copy(them=ctx.them, it=ctx.it))
+
+
+class UserEffect(Node):
+    """An effect defined in script (``effect ...:``). ``body`` is set after lowering so
+    that effects may call each other; ``params`` are (name, kind) pairs."""
+
+    __slots__ = ("name", "params", "body")
+
+    def __init__(self, name: str, params: list[tuple[str, str]]):
+        self.name, self.params, self.body = name, params, None
+
+    def ir(self) -> dict[str, Any]:
+        return {"UserEffect": {"name": self.name, "params": [list(p) for p in self.params], "body": to_ir(self.body)}}
+
+
+class Call(Node):
+    """A call of a script effect. ``args`` are (kind, evaluator) per parameter."""
+
+    __slots__ = ("effect", "args")
+
+    def __init__(self, effect: UserEffect, args: list[tuple[str, Any]]):
+        self.effect, self.args = effect, args
+
+    def ir(self) -> dict[str, Any]:
+        return {"Call": {"effect": self.effect.name, "args": [[k, to_ir(a)] for k, a in self.args]}}
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        if ctx.depth >= MAX_CALL_DEPTH:
+            raise RunawayError(f"effect calls nested deeper than {MAX_CALL_DEPTH} in {self.effect.name!r}",
+                               g.chain[-8:] + [self.effect.name])
+        bound: dict[str, Any] = {}
+        for (name, _kind), (kind, arg) in zip(self.effect.params, self.args):
+            if kind == "number":
+                bound[name] = arg.eval(g, ctx)
+            elif kind == "players":
+                bound[name] = arg.players(g, ctx)
+            elif kind == "cards":
+                bound[name] = arg.cards(g, ctx)
+            elif kind == "block":
+                bound[name] = Closure(arg, ctx)
+            else:  # type / text
+                bound[name] = arg
+        inner = Ctx(ctx.you, ctx.them, ctx.it, ctx.this, bound, ctx.frames + [{}], ctx.depth + 1)
+        return self.effect.body.run(g, inner)
+
+
+# ---------------------------------------------------------------- built-in primitives
+class Move(Node):
+    """``move CARDS to ZONE``: onto the top (or the bottom) of the first slot of the zone."""
+
+    __slots__ = ("cards", "zone", "bottom")
+
+    def __init__(self, cards: Any, zone: Any, bottom: bool = False):
+        self.cards, self.zone, self.bottom = cards, zone, bottom
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        cards = self.cards.cards(g, ctx)
+        n = 0
+        for c in cards:
+            slots = self.zone.slots(g, ctx.copy(it=c))
+            if not slots:
+                continue
+            g.move(c, slots[0], self.bottom)
+            ctx.it = c
+            n += 1
+        return n
+
+
+class Take(Node):
+    """``take CARDS into ZONE``: move and become the owner (gaining, in most games)."""
+
+    __slots__ = ("cards", "zone")
+
+    def __init__(self, cards: Any, zone: Any):
+        self.cards, self.zone = cards, zone
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        n = 0
+        for c in self.cards.cards(g, ctx):
+            slots = self.zone.slots(g, ctx.copy(it=c))
+            if not slots:
+                continue
+            g.owner[c] = ctx.you
+            g.move(c, slots[0])
+            ctx.it = c
+            n += 1
+        return n
+
+
+class Shuffle(Node):
+    __slots__ = ("zone",)
+
+    def __init__(self, zone: Any):
+        self.zone = zone
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        for s in self.zone.slots(g, ctx):
+            g.shuffle(s)
+        return 0
+
+
+class Flip(Node):
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        cs = self.cards.cards(g, ctx)
+        for c in cs:
+            g.face_up[c] = not g.face_up[c]
+            if g.logging:
+                g.emit_log({"t": "flip", "card": g.card_name(c), "face_up": g.face_up[c]})
+            ctx.it = c
+        return len(cs)
+
+
+class Reveal(Node):
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        cs = self.cards.cards(g, ctx)
+        if g.logging and cs:
+            g.emit_log({"t": "reveal", "player": ctx.you, "cards": [g.card_name(c) for c in cs]})
+        if cs:
+            ctx.it = cs[-1]
+        return len(cs)
+
+
+class Play(Node):
+    """``play CARDS``: into the player's play zone, recorded as played this turn; its
+    'play' ability resolves fully, then the 'play' event fires."""
+
+    __slots__ = ("cards", "play_zone")
+
+    def __init__(self, cards: Any, play_zone: int):
+        self.cards, self.play_zone = cards, play_zone
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        n = 0
+        for c in self.cards.cards(g, ctx):
+            g.move(c, g.slot(self.play_zone, ctx.you))
+            g.played_turn.append(c)
+            if g.logging:
+                g.emit_log({"t": "play", "player": ctx.you, "card": g.card_name(c)})
+            ability = g.d.cards[g.card_type[c]].abilities.get("play")
+            if ability is not None:
+                ability.run(g, Ctx(ctx.you, it=c, this=c, depth=ctx.depth + 1))
+            g.emit("play", ctx.you, c, c)
+            ctx.it = c
+            n += 1
+        return n
+
+
+class TakeActions(Node):
+    """The free-action window: offer every legal action plus 'end turn' until the player ends it."""
+
+    __slots__ = ()
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        from .engine import MAX_ACTIONS_PER_TURN
+
+        taken = 0
+        for _ in range(MAX_ACTIONS_PER_TURN):
+            options: list[tuple[Any, int | None]] = []
+            labels: list[str] = []
+            values: list[int] = []
+            for act in g.d.actions:
+                if act.choose is not None:
+                    for c in act.choose.candidates(g, ctx):
+                        options.append((act, c))
+                        labels.append(f"{act.name} {g.card_name(c)}")
+                        values.append(int(g.card_attrs[c].get("cost", 0)))
+                elif act.cond is None or act.cond.test(g, ctx):
+                    options.append((act, None))
+                    labels.append(act.name)
+                    values.append(0)
+            options.append((None, None))
+            labels.append("end turn")
+            values.append(0)
+            pick = g.decide(Decision(ctx.you, "action", options, labels, 1, 1, "action", values))[0]
+            act, card = options[pick]
+            if act is None:
+                break
+            taken += 1
+            act.body.run(g, ctx.copy(it=card, frames=[{}]))
+        return taken

@@ -1,0 +1,120 @@
+"""User mistakes become diagnostics with file, line, column, excerpt and a hint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dsl.diagnostics import CompileError, render
+from dsl.compiler import check_paths, compile_game
+from dsl.loader import resolve_game
+
+GAME = '''game "Tiny"
+players 2 to 2
+types hero
+attribute cost = 0
+attribute vp = 0
+abilities play
+zone deck: per player, hidden, refill from discard
+zone hand: per player, private
+zone discard: per player, public
+zone played: per player, public, play zone
+counter power: per player, 0
+counter score: per player, 0
+turn:
+  take actions
+action "play": choose a card from your hand:
+  play it
+effect draw {N: number}:
+  repeat N: move the top card of your deck to your hand
+'''
+
+
+def _check(tmp_path: Path, extra: str):
+    (tmp_path / "game.rules").write_text(GAME + extra)
+    rep = check_paths([str(tmp_path)])
+    return [d for d in rep.diagnostics if d.severity == "error"], rep
+
+
+def test_misspelt_zone_did_you_mean(tmp_path):
+    errs, rep = _check(tmp_path, 'card "Punch": hero, copies 3\n  play: move all cards from your hnad to your discard\n')
+    (d,) = errs
+    assert (d.code, d.span.line) == ("CS201", 20)
+    assert "unknown zone 'hnad'" in d.message and "did you mean 'hand'?" in d.hint
+    text = render(d, rep.sources)
+    assert "game.rules:20:" in text and "^" in text
+
+
+def test_unknown_effect_did_you_mean(tmp_path):
+    errs, _ = _check(tmp_path, 'card "Punch": hero\n  play: +1 power; drew 1\n')
+    (d,) = errs
+    assert d.code == "CS202" and d.span.line == 20 and "drew 1" in d.message
+    assert "draw {N: number}" in d.hint
+
+
+def test_unknown_counter(tmp_path):
+    errs, _ = _check(tmp_path, 'card "Punch": hero\n  play: +1 powr\n')
+    (d,) = errs
+    assert d.code == "CS201" and d.span.line == 20 and "did you mean 'power'?" in d.hint
+
+
+def test_wrong_argument_kind(tmp_path):
+    errs, _ = _check(tmp_path, 'card "Punch": hero\n  play: draw your hand\n')
+    (d,) = errs
+    assert d.code == "CS204" and d.span.line == 20 and "must be number" in d.message
+
+
+def test_unknown_attribute(tmp_path):
+    errs, _ = _check(tmp_path, 'card "Punch": hero, price 3\n')
+    (d,) = errs
+    assert d.code == "CS205" and d.span.line == 19
+
+
+def test_unknown_type(tmp_path):
+    errs, _ = _check(tmp_path, 'card "Punch": heroo\n')
+    (d,) = errs
+    assert d.code == "CS201" and "did you mean 'hero'?" in d.hint
+
+
+def test_duplicate_card(tmp_path):
+    errs, _ = _check(tmp_path, 'card "Punch": hero\ncard "Punch": hero\n')
+    (d,) = errs
+    assert d.code == "CS203" and d.span.line == 20
+
+
+def test_python_code_is_a_syntax_error(tmp_path):
+    errs, _ = _check(tmp_path, 'card "Punch": hero\n  play: __import__("os").system("x")\n')
+    (d,) = errs
+    assert d.code == "CS101" and d.span.line == 20
+    assert "Python" in d.hint
+
+
+def test_unknown_game_is_a_diagnostic():
+    with pytest.raises(CompileError) as info:
+        resolve_game("injustise")
+    (d,) = info.value.diagnostics
+    assert d.code == "CS002" and "did you mean 'injustice'?" in d.hint
+
+
+def test_missing_uses_file(tmp_path):
+    (tmp_path / "game.rules").write_text(GAME.replace('players 2 to 2\n', 'players 2 to 2\nuses "nope.cards"\n'))
+    with pytest.raises(CompileError) as info:
+        compile_game(str(tmp_path))
+    (d,) = info.value.diagnostics
+    assert d.code == "CS001" and d.span.line == 3
+
+
+def test_uses_outside_the_package_is_refused(tmp_path):
+    game = tmp_path / "g"
+    game.mkdir()
+    (tmp_path / "secret.cards").write_text('card "S": hero\n')
+    (game / "game.rules").write_text(GAME.replace('players 2 to 2\n', 'players 2 to 2\nuses "../secret.cards"\n'))
+    with pytest.raises(CompileError) as info:
+        compile_game(str(game))
+    assert info.value.diagnostics[0].code == "CS003"
+
+
+def test_builtin_scripts_check_clean():
+    rep = check_paths(["cardscripts"])
+    assert rep.errors == 0, [render(d, rep.sources) for d in rep.diagnostics]
