@@ -549,6 +549,13 @@ class Finish(Node):
 
 
 @dataclass(frozen=True)
+class ActiveSeat(Node):
+    """Scenario step: make seat N (1-based) the active player ('you' in later steps)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Quiet(Node):
     """Log presentation: events (quoted) and counters (words) left out of the readable log."""
 
@@ -558,7 +565,7 @@ class Quiet(Node):
 
 Item = Union[Header, Uses, Players, Types, Attribute, Abilities, Passive, ZoneDecl, CounterDecl, EffectDef,
              CardDef, Rule, Setup, Turn, Action, EndWhen, Score, TieBreak, Expect, Answers, DoStep, Seed,
-             NextTurn, Finish, Quiet]
+             NextTurn, Finish, ActiveSeat, Quiet]
 
 
 @dataclass(frozen=True)

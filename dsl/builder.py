@@ -267,6 +267,9 @@ class _Builder(Transformer):
     def finish(self, meta, c):
         return A.Finish(self._sp(meta))
 
+    def active_seat(self, meta, c):
+        return A.ActiveSeat(self._sp(meta), int(c[0]))
+
     def quiet(self, meta, c):
         events = tuple(_s(x) for x in c if isinstance(x, Token))
         counters = tuple(x for x in c if not isinstance(x, Token))

@@ -124,6 +124,11 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
             if g.turn > 0:
                 g.active = (g.active + 1) % g.n
             engine.play_one_turn(g.active)
+        elif isinstance(st, A.ActiveSeat):
+            if not 1 <= st.seat <= g.n:
+                res.diagnostics.append(error("CS301", f"there is no seat {st.seat} in a {g.n}-player game", st.span))
+                return False
+            g.active = st.seat - 1
         elif isinstance(st, A.Finish):
             if not g.winners:
                 engine.finish(g.over or "scenario finished")
