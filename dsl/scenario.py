@@ -121,14 +121,18 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
             g.event_counts.clear()
             if g.over:
                 raise GameOver(g.over)
-            if g.turn > 0:
+            # The first 'next turn' (or the first after 'active seat N') plays the active
+            # player's turn; later ones pass to the next seat first.
+            if getattr(engine, "advance", False):
                 g.active = (g.active + 1) % g.n
+            engine.advance = True  # type: ignore[attr-defined]
             engine.play_one_turn(g.active)
         elif isinstance(st, A.ActiveSeat):
             if not 1 <= st.seat <= g.n:
                 res.diagnostics.append(error("CS301", f"there is no seat {st.seat} in a {g.n}-player game", st.span))
                 return False
             g.active = st.seat - 1
+            engine.advance = False  # type: ignore[attr-defined]
         elif isinstance(st, A.Finish):
             if not g.winners:
                 engine.finish(g.over or "scenario finished")
