@@ -13,6 +13,7 @@ Protocols:
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from .engine import MAX_CALL_DEPTH, Ctx, Decision, Game, GameOver, RunawayError
@@ -122,12 +123,15 @@ class SumAttr(Node):
 class AttrOf(Node):
     """An attribute of the first selected card; 0 (or '') when there is none."""
 
-    __slots__ = ("attr", "card")
+    __slots__ = ("attr", "card", "_it")
 
     def __init__(self, attr: str, card: Any):
         self.attr, self.card = attr, card
+        self._it = card.kind == "it" and attr != "name"
 
     def eval(self, g: Game, ctx: Ctx) -> Any:
+        if self._it:
+            return g.card_attrs[ctx.it].get(self.attr, 0) if ctx.it is not None else 0
         cards = self.card.cards(g, ctx)
         if not cards:
             return 0
@@ -158,15 +162,13 @@ class Highest(Node):
         self.expr, self.players = expr, players
 
     def eval(self, g: Game, ctx: Ctx) -> int:
-        vals = [self.expr.eval(g, ctx.copy(them=p)) for p in self.players.players(g, ctx)]
+        vals = [self.expr.eval(g, ctx.with_them(p)) for p in self.players.players(g, ctx)]
         return max(vals) if vals else 0
 
 
 # ====================================================================== conditions
-_OPS = {
-    "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "<": lambda a, b: a < b,
-    ">": lambda a, b: a > b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
-}
+_OPS = {"<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt, "==": operator.eq,
+        "!=": operator.ne}
 
 
 class Compare(Node):
@@ -187,7 +189,10 @@ class And(Node):
         self.args = args
 
     def test(self, g: Game, ctx: Ctx) -> bool:
-        return all(a.test(g, ctx) for a in self.args)
+        for a in self.args:
+            if not a.test(g, ctx):
+                return False
+        return True
 
 
 class Or(Node):
@@ -197,7 +202,10 @@ class Or(Node):
         self.args = args
 
     def test(self, g: Game, ctx: Ctx) -> bool:
-        return any(a.test(g, ctx) for a in self.args)
+        for a in self.args:
+            if a.test(g, ctx):
+                return True
+        return False
 
 
 class Not(Node):
@@ -213,23 +221,30 @@ class Not(Node):
 class PlayerMarked(Node):
     """True when every selected player carries the mark (false when none is selected)."""
 
-    __slots__ = ("players", "mark", "this_turn")
+    __slots__ = ("players", "mark", "this_turn", "_them")
 
     def __init__(self, players: Any, mark: str, this_turn: bool):
         self.players, self.mark, self.this_turn = players, mark, this_turn
+        self._them = players.kind == "them" and not players.filters
 
     def test(self, g: Game, ctx: Ctx) -> bool:
+        if self._them:
+            p = ctx.them if ctx.them is not None else ctx.you
+            return g.player_marked(ctx, self.mark, p, self.this_turn)
         ps = self.players.players(g, ctx)
         return bool(ps) and all(g.player_marked(ctx, self.mark, p, self.this_turn) for p in ps)
 
 
 class CardMarked(Node):
-    __slots__ = ("cards", "mark", "this_turn")
+    __slots__ = ("cards", "mark", "this_turn", "_it")
 
     def __init__(self, cards: Any, mark: str, this_turn: bool):
         self.cards, self.mark, self.this_turn = cards, mark, this_turn
+        self._it = cards.kind == "it"
 
     def test(self, g: Game, ctx: Ctx) -> bool:
+        if self._it:
+            return ctx.it is not None and g.card_marked(ctx, self.mark, ctx.it, self.this_turn)
         cs = self.cards.cards(g, ctx)
         return bool(cs) and all(g.card_marked(ctx, self.mark, c, self.this_turn) for c in cs)
 
@@ -245,12 +260,15 @@ class AnyFoeMarked(Node):
 
 
 class FaceDown(Node):
-    __slots__ = ("cards", "down")
+    __slots__ = ("cards", "down", "_it")
 
     def __init__(self, cards: Any, down: bool):
         self.cards, self.down = cards, down
+        self._it = cards.kind == "it"
 
     def test(self, g: Game, ctx: Ctx) -> bool:
+        if self._it:
+            return ctx.it is not None and g.face_up[ctx.it] != self.down
         cs = self.cards.cards(g, ctx)
         return bool(cs) and all(g.face_up[c] != self.down for c in cs)
 
@@ -342,9 +360,9 @@ class ZoneRef(Node):
         if o == "shared":
             return [g.zone_base[self.zone]]
         if o == "you":
-            return [g.slot(self.zone, ctx.you)]
+            return [g.zone_base[self.zone] + ctx.you]
         if o == "them":
-            return [g.slot(self.zone, ctx.them if ctx.them is not None else ctx.you)]
+            return [g.zone_base[self.zone] + (ctx.them if ctx.them is not None else ctx.you)]
         if o == "of":
             return [g.slot(self.zone, p) for p in self.players.players(g, ctx)]
         card = ctx.it
@@ -437,19 +455,25 @@ class Cards(Node):
                 words = (ctx.vars[data],)
                 pool = [c for c in pool if card_has(g, c, words)]
             else:
+                # Conditions do not keep the context: bind 'it' in place and restore.
                 keep = []
-                for c in pool:
-                    if data.test(g, ctx.copy(it=c)):
-                        keep.append(c)
+                saved = ctx.it
+                try:
+                    for c in pool:
+                        ctx.it = c
+                        if data.test(g, ctx):
+                            keep.append(c)
+                finally:
+                    ctx.it = saved
                 pool = keep
         return pool
 
     def cards(self, g: Game, ctx: Ctx) -> list[int]:
         k = self.kind
-        if k == "this":
-            return [ctx.this] if ctx.this is not None else []
         if k == "it":
             return [ctx.it] if ctx.it is not None else []
+        if k == "this":
+            return [ctx.this] if ctx.this is not None else []
         if k in ("top", "bottom"):
             n = self.count.eval(g, ctx)
             out: list[int] = []
@@ -481,8 +505,12 @@ def choose_cards(g: Game, player: int, pool: list[int], low: int, high: int, pur
     """Ask ``player`` to pick between low and high of ``pool``."""
     if low == len(pool) == high:
         return list(pool)
-    labels = [g.card_name(c) for c in pool]
-    values = [int(g.card_attrs[c].get("cost", 0)) for c in pool]
+    def labels() -> list[str]:
+        return [g.card_name(c) for c in pool]
+
+    def values() -> list[int]:
+        return [int(g.card_attrs[c].get("cost", 0)) for c in pool]
+
     picks = g.decide(Decision(player, "card", pool, labels, low, high, purpose, values))
     return [pool[i] for i in picks]
 
@@ -533,7 +561,7 @@ class ForPlayers(Node):
     def run(self, g: Game, ctx: Ctx) -> int:
         total = 0
         for p in self.players.players(g, ctx):
-            total += self.body.run(g, ctx.copy(them=p))
+            total += self.body.run(g, ctx.with_them(p))
         return total
 
 
@@ -546,7 +574,7 @@ class ForCards(Node):
     def run(self, g: Game, ctx: Ctx) -> int:
         total = 0
         for c in self.cards.cards(g, ctx):
-            total += self.body.run(g, ctx.copy(it=c))
+            total += self.body.run(g, ctx.with_it(c))
         return total
 
 
@@ -577,7 +605,7 @@ class AsPlayers(Node):
     def run(self, g: Game, ctx: Ctx) -> int:
         total = 0
         for p in self.players.players(g, ctx):
-            total += self.stmt.run(g, ctx.copy(you=p))
+            total += self.stmt.run(g, ctx.with_you(p))
         return total
 
 
@@ -616,7 +644,7 @@ class Choose(Node):
         for c in chosen:
             total += 1
             if self.body is not None:
-                self.body.run(g, ctx.copy(it=c))
+                self.body.run(g, ctx.with_it(c))
         if self.body is None and chosen:
             ctx.it = chosen[-1]
         return total
@@ -804,7 +832,7 @@ class Move(Node):
         cards = self.cards.cards(g, ctx)
         n = 0
         for c in cards:
-            slots = self.zone.slots(g, ctx.copy(it=c))
+            slots = self.zone.slots(g, ctx.with_it(c))
             if not slots:
                 continue
             g.move(c, slots[0], self.bottom)
@@ -824,7 +852,7 @@ class Take(Node):
     def run(self, g: Game, ctx: Ctx) -> int:
         n = 0
         for c in self.cards.cards(g, ctx):
-            slots = self.zone.slots(g, ctx.copy(it=c))
+            slots = self.zone.slots(g, ctx.with_it(c))
             if not slots:
                 continue
             g.owner[c] = ctx.you
@@ -902,6 +930,27 @@ class Play(Node):
         return n
 
 
+class _ActionLabels:
+    """Labels of action options, built only when someone reads them."""
+
+    __slots__ = ("g", "options")
+
+    def __init__(self, g: Game, options: list[Any]):
+        self.g, self.options = g, options
+
+    def __call__(self) -> list[str]:
+        g = self.g
+        return [("end turn" if act is None else act.name if c is None else f"{act.name} {g.card_name(c)}")
+                for act, c in self.options]
+
+
+class _ActionValues(_ActionLabels):
+    __slots__ = ()
+
+    def __call__(self) -> list[int]:
+        return [int(self.g.card_attrs[c].get("cost", 0)) if c is not None else 0 for _, c in self.options]
+
+
 class TakeActions(Node):
     """The free-action window: offer every legal action plus 'end turn' until the player ends it."""
 
@@ -913,22 +962,15 @@ class TakeActions(Node):
         taken = 0
         for _ in range(MAX_ACTIONS_PER_TURN):
             options: list[tuple[Any, int | None]] = []
-            labels: list[str] = []
-            values: list[int] = []
             for act in g.d.actions:
                 if act.choose is not None:
                     for c in act.choose.candidates(g, ctx):
                         options.append((act, c))
-                        labels.append(f"{act.name} {g.card_name(c)}")
-                        values.append(int(g.card_attrs[c].get("cost", 0)))
                 elif act.cond is None or act.cond.test(g, ctx):
                     options.append((act, None))
-                    labels.append(act.name)
-                    values.append(0)
             options.append((None, None))
-            labels.append("end turn")
-            values.append(0)
-            pick = g.decide(Decision(ctx.you, "action", options, labels, 1, 1, "action", values))[0]
+            pick = g.decide(Decision(ctx.you, "action", options, _ActionLabels(g, options), 1, 1, "action",
+                                     _ActionValues(g, options)))[0]
             act, card = options[pick]
             if act is None:
                 break

@@ -44,29 +44,40 @@ class InvalidDecision(Exception):
     """An agent answered a decision with an illegal choice."""
 
 
-@dataclass
 class Decision:
     """A choice put to one player.
 
     Attributes:
         player: seat index (0-based) of the player who decides.
         kind: "action" | "card" | "player" | "yes/no".
-        options: legal options; labels are what logs and humans see.
-        labels: one readable label per option.
+        options: legal options; ``labels`` are what logs and humans see.
+        labels: one readable label per option (computed on first use when given
+            as a function, so bots that never read them pay nothing).
         low, high: how many options to pick (inclusive).
         purpose: the verb the choice serves ("discard", "gain", "defense", ...),
             a hint for bots.
-        values: one number per option for bots (e.g. a card's cost), or empty.
+        values: one number per option for bots (e.g. a card's cost), or empty
+            (also computed on first use when given as a function).
     """
 
-    player: int
-    kind: str
-    options: list[Any]
-    labels: list[str]
-    low: int
-    high: int
-    purpose: str = ""
-    values: list[int] = field(default_factory=list)
+    __slots__ = ("player", "kind", "options", "_labels", "low", "high", "purpose", "_values")
+
+    def __init__(self, player: int, kind: str, options: list[Any], labels: Any, low: int, high: int,
+                 purpose: str = "", values: Any = ()):
+        self.player, self.kind, self.options, self._labels = player, kind, options, labels
+        self.low, self.high, self.purpose, self._values = low, high, purpose, values
+
+    @property
+    def labels(self) -> list[str]:
+        if callable(self._labels):
+            self._labels = self._labels()
+        return self._labels
+
+    @property
+    def values(self) -> list[int]:
+        if callable(self._values):
+            self._values = self._values()
+        return list(self._values)
 
 
 class Agent:
@@ -105,10 +116,34 @@ class Ctx:
         self.depth = depth
 
     def copy(self, **kw: Any) -> "Ctx":
-        c = Ctx(self.you, self.them, self.it, self.this, self.vars, self.frames, self.depth)
+        c = self.clone()
         for k, v in kw.items():
             setattr(c, k, v)
         return c
+
+    def clone(self) -> "Ctx":
+        c = _new_ctx(Ctx)
+        c.you, c.them, c.it, c.this = self.you, self.them, self.it, self.this
+        c.vars, c.frames, c.did, c.depth = self.vars, self.frames, 0, self.depth
+        return c
+
+    def with_them(self, them: int | None) -> "Ctx":
+        c = self.clone()
+        c.them = them
+        return c
+
+    def with_it(self, it: int | None) -> "Ctx":
+        c = self.clone()
+        c.it = it
+        return c
+
+    def with_you(self, you: int) -> "Ctx":
+        c = self.clone()
+        c.you = you
+        return c
+
+
+_new_ctx = object.__new__
 
 
 @dataclass
@@ -203,6 +238,10 @@ class Game:
         self.over: str | None = None
         self.winners: list[int] = []
         self.event_counts: dict[tuple[str, int], int] = {}
+        # Only events some card listens to need a scan of the active zones.
+        self.trigger_events = frozenset(t.event for ct in d.cards for t in ct.triggers)
+        self.active_zones = [z for z in d.zones if z.active]
+        self.counter_per_player = [c.per_player for c in d.counters]
 
     # ------------------------------------------------------------ names
     def card_name(self, card: int) -> str:
@@ -271,7 +310,7 @@ class Game:
         return self.counter_base[counter] + (player if c.per_player else 0)
 
     def get(self, counter: int, player: int) -> int:
-        v = self.values[self.counter_slot(counter, player)]
+        v = self.values[self.counter_base[counter] + (player if self.counter_per_player[counter] else 0)]
         if counter in self.d.passive_counters:
             v += self.passive_bonus(counter, player)
         return v
@@ -372,10 +411,10 @@ class Game:
             raise RunawayError(f"trigger chain deeper than {MAX_TRIGGER_DEPTH} at event {name!r}", self.chain[-8:])
         for trig in self.d.rules.get(name, ()):
             self._fire(trig, -1, player, it)
-        for z in self.d.zones:
-            if not z.active:
-                continue
-            slot = self.slot(z.index, player) if z.per_player else self.zone_base[z.index]
+        if name not in self.trigger_events:
+            return
+        for z in self.active_zones:
+            slot = self.zone_base[z.index] + (player if z.per_player else 0)
             for card in list(self.slots[slot]):
                 for trig in self.d.cards[self.card_type[card]].triggers:
                     if trig.event == name:
