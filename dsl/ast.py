@@ -1,4 +1,4 @@
-"""Stage 2: the AST. Frozen dataclasses, each with a source :class:`Span`.
+"""Stage 2: the AST. Immutable nodes, each with a source :class:`Span`.
 
 Nothing after :mod:`dsl.builder` sees a Lark tree. Shapes:
 
@@ -10,19 +10,63 @@ Nothing after :mod:`dsl.builder` sees a Lark tree. Shapes:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Union
+from typing import Any, Union
 
 from .diagnostics import Span
 
 
-@dataclass(frozen=True)
 class Node:
-    span: Span = field(compare=False, repr=False)
+    """Base of AST nodes: immutable, compared and hashed by their fields (not the span).
+
+    Fields come from each class's annotations, in order, after the inherited ``span``;
+    a class attribute gives a field's default. (Plain ``dataclasses`` generate code at
+    import time, which cost more start-up than the whole check of a small game.)
+    """
+
+    _fields: tuple[str, ...] = ()
+    _defaults: dict[str, Any] = {}
+    span: Span
+
+    def __init_subclass__(cls) -> None:
+        own = [n for n in cls.__dict__.get("__annotations__", {}) if not n.startswith("_")]
+        cls._fields = tuple(f for f in cls.__mro__[1]._fields if f not in own) + tuple(own)
+        cls._defaults = {**cls.__mro__[1]._defaults, **{n: cls.__dict__[n] for n in own if n in cls.__dict__}}
+
+    def __init__(self, span: Span, *args: Any, **kw: Any) -> None:
+        fields = self._fields
+        if len(args) > len(fields):
+            raise TypeError(f"{type(self).__name__} takes {len(fields)} fields, got {len(args)}")
+        d = self.__dict__
+        d["span"] = span
+        for name, value in zip(fields, args):
+            d[name] = value
+        for name in fields[len(args):]:
+            if name in kw:
+                d[name] = kw.pop(name)
+            elif name in self._defaults:
+                d[name] = self._defaults[name]
+            else:
+                raise TypeError(f"{type(self).__name__} is missing field {name!r}")
+        if kw:
+            raise TypeError(f"{type(self).__name__} has no field(s) {sorted(kw)}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(self.__dict__[f] for f in self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other._key() == self._key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._key()))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{f}={self.__dict__[f]!r}' for f in self._fields)})"
 
 
 # ---------------------------------------------------------------- selectors
-@dataclass(frozen=True)
 class PlayerSel(Node):
     """kind: you | them | target foe | each foe | each player | left | right | param | foe in."""
 
@@ -31,14 +75,12 @@ class PlayerSel(Node):
     filters: tuple["MarkFilter", ...] = ()
 
 
-@dataclass(frozen=True)
 class MarkFilter(Node):
     mark: str
     this_turn: bool
     negate: bool
 
 
-@dataclass(frozen=True)
 class ZoneRef(Node):
     """owner: you | them | shared | of | owner | home. ``player`` is set for owner 'of'."""
 
@@ -47,7 +89,6 @@ class ZoneRef(Node):
     player: PlayerSel | None = None
 
 
-@dataclass(frozen=True)
 class CardFilter(Node):
     """kind: has | has_not | has_param | where. ``words`` lists alternatives ('or')."""
 
@@ -56,7 +97,6 @@ class CardFilter(Node):
     cond: "Cond | None" = None
 
 
-@dataclass(frozen=True)
 class CardSel(Node):
     """Selects cards.
 
@@ -82,50 +122,41 @@ class CardSel(Node):
 
 
 # ---------------------------------------------------------------- expressions
-@dataclass(frozen=True)
 class Num(Node):
     value: int
 
 
-@dataclass(frozen=True)
 class Param(Node):
     name: str
 
 
-@dataclass(frozen=True)
 class Count(Node):
     cards: CardSel
 
 
-@dataclass(frozen=True)
 class CountPlayers(Node):
     pass
 
 
-@dataclass(frozen=True)
 class CountTypes(Node):
     cards: CardSel
 
 
-@dataclass(frozen=True)
 class SumAttr(Node):
     attr: str
     cards: CardSel
 
 
-@dataclass(frozen=True)
 class Highest(Node):
     expr: "Expr"
     players: PlayerSel
 
 
-@dataclass(frozen=True)
 class AttrOf(Node):
     attr: str
     card: CardSel
 
 
-@dataclass(frozen=True)
 class CounterOf(Node):
     """owner: you | them | shared."""
 
@@ -133,7 +164,6 @@ class CounterOf(Node):
     name: str
 
 
-@dataclass(frozen=True)
 class BinOp(Node):
     op: str
     left: "Expr"
@@ -144,14 +174,12 @@ Expr = Union[Num, Param, Count, CountPlayers, CountTypes, SumAttr, Highest, Attr
 
 
 # ---------------------------------------------------------------- conditions
-@dataclass(frozen=True)
 class Compare(Node):
     op: str
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True)
 class Is(Node):
     """subject is a PlayerSel or CardSel; pred: marked | not marked | face down | face up."""
 
@@ -161,46 +189,38 @@ class Is(Node):
     this_turn: bool = False
 
 
-@dataclass(frozen=True)
 class AnyMarked(Node):
     mark: str
     this_turn: bool
 
 
-@dataclass(frozen=True)
 class Did(Node):
     negate: bool
 
 
-@dataclass(frozen=True)
 class ZoneEmpty(Node):
     zone: ZoneRef
 
 
-@dataclass(frozen=True)
 class Has(Node):
     card: CardSel
     words: str
 
 
-@dataclass(frozen=True)
 class HasHome(Node):
     card: CardSel
 
 
-@dataclass(frozen=True)
 class BoolOp(Node):
     op: str  # and | or | not
     args: tuple["Cond", ...]
 
 
-@dataclass(frozen=True)
 class Emitted(Node):
     event: str
     player: PlayerSel | None = None
 
 
-@dataclass(frozen=True)
 class WinnerIs(Node):
     players: PlayerSel
 
@@ -209,27 +229,22 @@ Cond = Union[Compare, Is, AnyMarked, Did, ZoneEmpty, Has, HasHome, BoolOp, Emitt
 
 
 # ---------------------------------------------------------------- calls and statements
-@dataclass(frozen=True)
 class Word(Node):
     text: str
 
 
-@dataclass(frozen=True)
 class StrArg(Node):
     text: str
 
 
-@dataclass(frozen=True)
 class NumArg(Node):
     expr: Expr
 
 
-@dataclass(frozen=True)
 class ParamArg(Node):
     name: str
 
 
-@dataclass(frozen=True)
 class Slot(Node):
     """A parameter slot in an effect pattern: {N: number}."""
 
@@ -237,17 +252,14 @@ class Slot(Node):
     type: str
 
 
-@dataclass(frozen=True)
 class PlayersArg(Node):
     sel: PlayerSel
 
 
-@dataclass(frozen=True)
 class CardsArg(Node):
     sel: CardSel
 
 
-@dataclass(frozen=True)
 class ZoneArg(Node):
     zone: ZoneRef
 
@@ -255,7 +267,6 @@ class ZoneArg(Node):
 CallItem = Union[Word, StrArg, NumArg, ParamArg, Slot, PlayersArg, CardsArg, ZoneArg]
 
 
-@dataclass(frozen=True)
 class Call(Node):
     """A phrase: a verb and items, plus the block after ':' when there is one."""
 
@@ -265,7 +276,6 @@ class Call(Node):
     may: bool = False
 
 
-@dataclass(frozen=True)
 class Choose(Node):
     cards: CardSel
     body: "Body | None" = None
@@ -273,37 +283,31 @@ class Choose(Node):
     may: bool = False
 
 
-@dataclass(frozen=True)
 class If(Node):
     cond: Cond
     then: "Body"
     otherwise: "Body | None" = None
 
 
-@dataclass(frozen=True)
 class Otherwise(Node):
     body: "Body"
 
 
-@dataclass(frozen=True)
 class ForPlayers(Node):
     players: PlayerSel
     body: "Body"
 
 
-@dataclass(frozen=True)
 class ForCards(Node):
     cards: CardSel
     body: "Body"
 
 
-@dataclass(frozen=True)
 class Repeat(Node):
     times: Expr
     body: "Body"
 
 
-@dataclass(frozen=True)
 class CounterAdd(Node):
     sign: int
     amount: Expr
@@ -311,14 +315,12 @@ class CounterAdd(Node):
     player: PlayerSel | None = None
 
 
-@dataclass(frozen=True)
 class CounterSet(Node):
     owner: str
     counter: str
     value: Expr
 
 
-@dataclass(frozen=True)
 class Mark(Node):
     target: Union[PlayerSel, CardSel]
     mark: str
@@ -326,36 +328,30 @@ class Mark(Node):
     unmark: bool = False
 
 
-@dataclass(frozen=True)
 class Resolve(Node):
     label: str
     card: Union[CardSel, str]
     player: PlayerSel | None = None
 
 
-@dataclass(frozen=True)
 class Emit(Node):
     event: str
     player: PlayerSel | None = None
 
 
-@dataclass(frozen=True)
 class EndGame(Node):
     reason: str
 
 
-@dataclass(frozen=True)
 class Let(Node):
     name: str
     value: Expr
 
 
-@dataclass(frozen=True)
 class Nothing(Node):
     pass
 
 
-@dataclass(frozen=True)
 class RunBlock(Node):
     name: str
 
@@ -364,52 +360,43 @@ Stmt = Union[Call, Choose, If, Otherwise, ForPlayers, ForCards, Repeat, CounterA
              Resolve, Emit, EndGame, Let, Nothing, RunBlock]
 
 
-@dataclass(frozen=True)
 class Body(Node):
     stmts: tuple[Stmt, ...]
 
 
 # ---------------------------------------------------------------- top level
-@dataclass(frozen=True)
 class Header(Node):
     kind: str  # game | ruleset | variant | scenario | expansion
     name: str
 
 
-@dataclass(frozen=True)
 class Uses(Node):
     paths: tuple[str, ...]
 
 
-@dataclass(frozen=True)
 class Players(Node):
     low: int
     high: int
 
 
-@dataclass(frozen=True)
 class Types(Node):
     names: tuple[str, ...]
 
 
-@dataclass(frozen=True)
 class Attribute(Node):
     name: str
     default: Union[int, str]
 
 
-@dataclass(frozen=True)
 class Abilities(Node):
     labels: tuple[str, ...]
 
 
-@dataclass(frozen=True)
 class Passive(Node):
     label: str
     zone: str
 
 
-@dataclass(frozen=True)
 class ZoneDecl(Node):
     name: str
     per_player: bool
@@ -421,7 +408,6 @@ class ZoneDecl(Node):
     refill_from: str
 
 
-@dataclass(frozen=True)
 class CounterDecl(Node):
     name: str
     per_player: bool
@@ -430,13 +416,11 @@ class CounterDecl(Node):
     high: int | None
 
 
-@dataclass(frozen=True)
 class EffectDef(Node):
     pattern: tuple[CallItem, ...]
     body: Body
 
 
-@dataclass(frozen=True)
 class Printing(Node):
     """``copies N [as attr value ...]``: N copies with some attributes overridden."""
 
@@ -444,26 +428,22 @@ class Printing(Node):
     overrides: tuple[tuple[str, Union[int, str]], ...]
 
 
-@dataclass(frozen=True)
 class Event(Node):
     name: str
     first_time: bool = False
     your_turn: bool = False
 
 
-@dataclass(frozen=True)
 class Ability(Node):
     label: str
     body: Body
 
 
-@dataclass(frozen=True)
 class Trigger(Node):
     event: Event
     body: Body
 
 
-@dataclass(frozen=True)
 class CardDef(Node):
     name: str
     words: tuple[tuple[str, Span], ...]
@@ -474,23 +454,19 @@ class CardDef(Node):
     triggers: tuple[Trigger, ...]
 
 
-@dataclass(frozen=True)
 class Rule(Node):
     event: Event
     body: Body
 
 
-@dataclass(frozen=True)
 class Setup(Node):
     body: Body
 
 
-@dataclass(frozen=True)
 class Turn(Node):
     body: Body
 
 
-@dataclass(frozen=True)
 class Action(Node):
     name: str
     choose: CardSel | None
@@ -498,24 +474,20 @@ class Action(Node):
     body: Body
 
 
-@dataclass(frozen=True)
 class EndWhen(Node):
     timing: str  # immediately | after the turn
     cond: Cond
     reason: str
 
 
-@dataclass(frozen=True)
 class Score(Node):
     body: Body
 
 
-@dataclass(frozen=True)
 class TieBreak(Node):
     exprs: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
 class Expect(Node):
     """``expect [PLAYERS:] COND``: with players, COND holds for each of them as 'they'."""
 
@@ -523,39 +495,32 @@ class Expect(Node):
     players: PlayerSel | None = None
 
 
-@dataclass(frozen=True)
 class Answers(Node):
     answers: tuple[Union[str, int, bool], ...]
 
 
-@dataclass(frozen=True)
 class DoStep(Node):
     body: Body
 
 
-@dataclass(frozen=True)
 class Seed(Node):
     value: int
 
 
-@dataclass(frozen=True)
 class NextTurn(Node):
     pass
 
 
-@dataclass(frozen=True)
 class Finish(Node):
     pass
 
 
-@dataclass(frozen=True)
 class ActiveSeat(Node):
     """Scenario step: make seat N (1-based) the active player ('you' in later steps)."""
 
     seat: int
 
 
-@dataclass(frozen=True)
 class Quiet(Node):
     """Log presentation: events (quoted) and counters (words) left out of the readable log."""
 
@@ -568,7 +533,6 @@ Item = Union[Header, Uses, Players, Types, Attribute, Abilities, Passive, ZoneDe
              NextTurn, Finish, ActiveSeat, Quiet]
 
 
-@dataclass(frozen=True)
 class Script(Node):
     file: str
     items: tuple[Item, ...]
