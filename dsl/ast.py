@@ -515,6 +515,14 @@ class Finish(Node):
     pass
 
 
+class Rig(Node):
+    """Scenario step: force the next shuffle (cards named, from the top) or the next
+    random picks (one answer per card picked)."""
+
+    kind: str  # shuffle | random
+    values: tuple[Union[str, int], ...]
+
+
 class ActiveSeat(Node):
     """Scenario step: make seat N (1-based) the active player ('you' in later steps)."""
 
@@ -530,7 +538,7 @@ class Quiet(Node):
 
 Item = Union[Header, Uses, Players, Types, Attribute, Abilities, Passive, ZoneDecl, CounterDecl, EffectDef,
              CardDef, Rule, Setup, Turn, Action, EndWhen, Score, TieBreak, Expect, Answers, DoStep, Seed,
-             NextTurn, Finish, ActiveSeat, Quiet]
+             NextTurn, Finish, ActiveSeat, Rig, Quiet]
 
 
 class Script(Node):

@@ -267,6 +267,12 @@ class _Builder(Transformer):
     def finish(self, meta, c):
         return A.Finish(self._sp(meta))
 
+    def rig_shuffle(self, meta, c):
+        return A.Rig(self._sp(meta), "shuffle", tuple(_s(x) for x in c))
+
+    def rig_random(self, meta, c):
+        return A.Rig(self._sp(meta), "random", tuple(c))
+
     def active_seat(self, meta, c):
         return A.ActiveSeat(self._sp(meta), int(c[0]))
 

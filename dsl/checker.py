@@ -246,7 +246,7 @@ def collect(scripts: list[A.Script]) -> tuple[Symbols, list[Diagnostic]]:
                 sym.score = item
             elif isinstance(item, A.TieBreak):
                 sym.tie_break = item
-            elif isinstance(item, (A.Expect, A.Answers, A.DoStep, A.Seed, A.NextTurn, A.Finish, A.ActiveSeat)):
+            elif isinstance(item, (A.Expect, A.Answers, A.DoStep, A.Seed, A.NextTurn, A.Finish, A.ActiveSeat, A.Rig)):
                 sym.scenario_steps.append(item)
             elif isinstance(item, A.Quiet):
                 sym.quiet_events.extend(item.events)

@@ -13,7 +13,7 @@ from typing import Any
 
 from runtime import effects as E
 from runtime.agents import BadAnswer, NeedAnswer, ScriptedAgent
-from runtime.engine import Agent, Ctx, Decision, Engine, Game, GameOver, InvalidDecision, RunawayError
+from runtime.engine import Agent, Ctx, Decision, Engine, Game, GameOver, InvalidDecision, RigError, RunawayError
 
 from . import ast as A
 from .checker import collect
@@ -103,6 +103,10 @@ def run_scenario(path: str | Path) -> ScenarioResult:
     for st, compiled in steps:
         if not _step(engine, g, st, compiled, queue, res):
             break
+    if g.rigged:
+        sp = next((s.span for s, _ in reversed(steps) if isinstance(s, A.Rig)), None)
+        res.diagnostics.append(error("CS302", f"rigged outcomes left over: {g.rigged}", sp,
+                                     "remove the 'rig' line, or add the step that shuffles or picks at random"))
     if queue:
         sp = next((s.span for s, _ in reversed(steps) if isinstance(s, A.Answers)), None)
         res.diagnostics.append(error("CS302", f"{len(queue)} answer(s) left over: {queue}", sp,
@@ -127,6 +131,8 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
                 g.active = (g.active + 1) % g.n
             engine.advance = True  # type: ignore[attr-defined]
             engine.play_one_turn(g.active)
+        elif isinstance(st, A.Rig):
+            g.rigged.append((st.kind, list(st.values)))
         elif isinstance(st, A.ActiveSeat):
             if not 1 <= st.seat <= g.n:
                 res.diagnostics.append(error("CS301", f"there is no seat {st.seat} in a {g.n}-player game", st.span))
@@ -156,6 +162,8 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
                                      "add an 'answer' line before this step"))
     except BadAnswer as exc:
         res.diagnostics.append(error("CS303", f"an answer does not fit: {exc}", st.span))
+    except RigError as exc:
+        res.diagnostics.append(error("CS303", f"a rigged outcome does not fit: {exc}", st.span))
     except (RunawayError, InvalidDecision) as exc:
         res.diagnostics.append(error("CS401", str(exc), st.span, " -> ".join(getattr(exc, "chain", []))))
     return False

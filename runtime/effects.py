@@ -490,10 +490,10 @@ class Cards(Node):
         if q == "n":
             return pool[: self.count.eval(g, ctx)]
         if q == "random":
-            return [g.rng.choice(pool)] if pool else []
+            return g.pick_random(pool, 1) if pool else []
         if q == "random n":
             n = min(self.count.eval(g, ctx), len(pool))
-            return g.rng.sample(pool, n)
+            return g.pick_random(pool, n) if n else []
         if not pool:
             return []
         high = 1 if q == "one" else min(self.count.eval(g, ctx), len(pool))

@@ -40,6 +40,10 @@ class RunawayError(Exception):
         self.chain = chain
 
 
+class RigError(Exception):
+    """A rigged outcome (scenarios) names a card that is not there."""
+
+
 class InvalidDecision(Exception):
     """An agent answered a decision with an illegal choice."""
 
@@ -237,6 +241,8 @@ class Game:
         self.chain: list[str] = []
         self.over: str | None = None
         self.winners: list[int] = []
+        #: outcomes forced by a scenario: ("shuffle", [names from the top]) or ("random", [answers])
+        self.rigged: list[tuple[str, list[Any]]] = []
         self.event_counts: dict[tuple[str, int], int] = {}
         # Only events some card listens to need a scan of the active zones.
         self.trigger_events = frozenset(t.event for ct in d.cards for t in ct.triggers)
@@ -302,7 +308,37 @@ class Game:
                            "from": self.slot_name(old), "to": self.slot_name(slot)})
 
     def shuffle(self, slot: int) -> None:
-        self.rng.shuffle(self.slots[slot])
+        cards = self.slots[slot]
+        self.rng.shuffle(cards)
+        if self.rigged and self.rigged[0][0] == "shuffle":
+            names = self.rigged.pop(0)[1]
+            top: list[int] = []
+            for name in names:
+                c = next((c for c in reversed(cards) if self.card_name(c) == name and c not in top), None)
+                if c is None:
+                    raise RigError(f"no {name!r} left to put on top of {self.slot_name(slot)}")
+                top.append(c)
+            cards[:] = [c for c in cards if c not in top] + top[::-1]
+
+    def pick_random(self, pool: list[int], n: int) -> list[int]:
+        """``n`` distinct cards of ``pool`` at random (or as rigged by a scenario)."""
+        if self.rigged and self.rigged[0][0] == "random":
+            answers = self.rigged[0][1]
+            out: list[int] = []
+            while len(out) < n and answers:
+                a = answers.pop(0)
+                left = [c for c in pool if c not in out]
+                c = left[a] if isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(left) else \
+                    next((c for c in left if self.card_name(c) == a), None)
+                if c is None:
+                    raise RigError(f"{a!r} is not among {[self.card_name(c) for c in left]}")
+                out.append(c)
+            if not answers:
+                self.rigged.pop(0)
+            return out
+        if n == 1:
+            return [self.rng.choice(pool)]
+        return self.rng.sample(pool, n)
 
     # ------------------------------------------------------------ counters
     def counter_slot(self, counter: int, player: int) -> int:
