@@ -125,6 +125,8 @@ def check_paths(paths: list[str]) -> CheckReport:
                     rep.diagnostics.extend(diags + low.diags)
             except CompileError as exc:
                 rep.diagnostics.extend(exc.diagnostics)
+                rep.files.append(str(f))
+                rep.files.extend(d.span.file for d in exc.diagnostics if d.span is not None)
     rep.files = sorted(set(rep.files))
     seen: set[tuple[Any, ...]] = set()
     unique = []
