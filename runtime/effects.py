@@ -424,12 +424,13 @@ class Cards(Node):
     ('has_param', name); chooser decides for 'one' and 'up to'.
     """
 
-    __slots__ = ("kind", "quantity", "count", "zones", "types", "name", "filters", "param", "purpose")
+    __slots__ = ("kind", "quantity", "count", "zones", "types", "name", "filters", "param", "purpose", "_choice")
 
     def __init__(self, kind: str, quantity: str = "", count: Any = None, zones: tuple = (), types: tuple = (),
                  name: str = "", filters: tuple = (), param: str = "", purpose: str = ""):
         self.kind, self.quantity, self.count, self.zones = kind, quantity, count, zones
         self.types, self.name, self.filters, self.param, self.purpose = types, name, filters, param, purpose
+        self._choice = quantity in ("one", "up to", "random", "random n")
 
     def candidates(self, g: Game, ctx: Ctx) -> list[int]:
         k = self.kind
@@ -441,7 +442,8 @@ class Cards(Node):
             pool = []
             for zr in self.zones:
                 for s in zr.slots(g, ctx):
-                    pool.extend(reversed(g.visible(s)))
+                    # A stack offers only its top card to a choice; 'all' and 'N cards' see it whole.
+                    pool.extend(reversed(g.visible(s) if self._choice else g.slots[s]))
         if self.name:
             pool = [c for c in pool if g.card_name(c) == self.name]
         if self.types:
