@@ -104,8 +104,8 @@ class CardSel(Node):
     quantity: one | up to | random | all | each | n | random n (for 'pick').
     count: the number for 'n', 'up to', 'random n', 'top'/'bottom' (an expression).
     types: the type words after the quantity ('a hero from ...'); empty for 'card'.
-    name: a card name for '5 "Light Punch" from ...'.
-    zones: where to look; empty for a placeless selector ('a weakness').
+    name: a card name for '5 "Scout" from ...'.
+    zones: where to look; empty for a placeless selector ('a wound').
     played: 'cards you played this turn'.
     """
 

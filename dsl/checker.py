@@ -49,7 +49,7 @@ class EffectSig:
 
     @property
     def name(self) -> str:
-        """The leading words of the pattern ('attack', 'meter burn'): the keyword a card 'has'."""
+        """The leading words of the pattern ('attack', 'surge'): the keyword a card 'has'."""
         words = []
         for t in self.tokens:
             if t[0] != "w":
@@ -86,7 +86,7 @@ class Symbols:
 
 def tokens_of(items: tuple[A.CallItem, ...]) -> list[tuple[Any, ...]]:
     """Normalise call or pattern items for matching. A selector with no place
-    ('a weakness', '2 cards') is flattened into words, so patterns may spell it."""
+    ('a wound', '2 cards') is flattened into words, so patterns may spell it."""
     out: list[tuple[Any, ...]] = []
     for it in items:
         if isinstance(it, A.Word):
@@ -353,7 +353,7 @@ def _describe_kind(kind: str) -> str:
         "number": "a number, a PARAMETER or an (expression)",
         "players": "players such as 'target foe', 'each foe' or 'them'",
         "cards": "cards such as 'the top card of your deck' or 'a card from your hand'",
-        "zone": "a zone such as 'your discard' or 'the line-up'",
+        "zone": "a zone such as 'your discard' or 'the market'",
         "type": 'a card type in quotes, such as "hero"',
         "block": "a block after ':'",
     }.get(kind, kind)

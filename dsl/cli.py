@@ -20,7 +20,6 @@ import click
 
 from .diagnostics import CompileError, Diagnostic, render, to_json
 
-GAME_HELP = "a built-in game (injustice) or a folder of scripts"
 
 
 def _print_diags(diags: list[Diagnostic], sources: dict[str, str] | None = None, err: bool = True) -> None:

@@ -27,7 +27,7 @@ def compile_game(game: str, extra: list[Path] | None = None) -> tuple[GameDefini
     """Compile a built-in game name or a folder/file of scripts.
 
     Args:
-        game: 'injustice', or a path.
+        game: a built-in game name, or a path.
         extra: more scripts to add (expansions).
 
     Returns:

@@ -67,7 +67,7 @@ class CardType:
 
     Attributes:
         types: the card's type words (e.g. {'hero'}), for filters.
-        keywords: names of effects its text uses (e.g. {'attack', 'meter burn'}), so
+        keywords: names of effects its text uses (e.g. {'attack', 'surge'}), so
             that 'a card with attack' works; labels of its abilities are included.
         abilities: label -> effect (e.g. 'play', 'defense').
         passive: label -> {counter index: amount} for passive (e.g. Ongoing) abilities.
