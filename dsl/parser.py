@@ -7,6 +7,7 @@ is built once per process and cached on disk by Lark, so start-up stays small.
 from __future__ import annotations
 
 import functools
+import re
 from importlib import resources
 
 from lark import Lark, Token, Tree
@@ -64,10 +65,15 @@ def _expected(names: set[str] | frozenset[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))[:12]
 
 
+# Words that suggest someone wrote Python in a script (for the hint of a syntax error).
+_PYTHON_NAMES = ("import", "def", "lambda", "print", "exec", "eval", "open", "os", "sys")
+_PYTHON_WORDS = re.compile(r"\b(" + "|".join(_PYTHON_NAMES) + r")\b|__\w+__")
+
+
 def _python_like(text: str, line: int) -> bool:
     lines = text.splitlines()
     src = lines[line - 1] if 0 < line <= len(lines) else ""
-    return any(k in src for k in ("import ", "def ", "lambda", "__", "eval(", "exec(", "print(", "os."))
+    return bool(_PYTHON_WORDS.search(src))
 
 
 def parse(text: str, filename: str = "<string>") -> Tree:

@@ -172,7 +172,7 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
 def _explain(g: Game, ctx: Ctx, compiled: Any, them: int | None) -> str:
     who = f" (for P{them + 1})" if them is not None else ""
     if isinstance(compiled, E.Compare):
-        return f"left side is {compiled.left.eval(g, ctx)!r}, right side is {compiled.right.eval(g, ctx)!r}{who}"
+        return f"left side is {compiled.left.evaluate(g, ctx)!r}, right side is {compiled.right.evaluate(g, ctx)!r}{who}"
     if isinstance(compiled, E.WinnerIs):
         return f"winners: {', '.join(f'P{p + 1}' for p in g.winners) or 'none yet (add a finish step)'}"
     return who.strip()

@@ -7,7 +7,7 @@ Protocols:
     players:     ``players(g, ctx) -> list[int]`` — seats, in rule order;
     cards:       ``cards(g, ctx) -> list[int]`` — card ids, top of a zone first;
     zones:       ``slots(g, ctx) -> list[int]`` — zone slots;
-    expressions: ``eval(g, ctx) -> int``;
+    expressions: ``evaluate(g, ctx) -> int``;
     conditions:  ``test(g, ctx) -> bool``.
 """
 
@@ -52,7 +52,7 @@ class Const(Node):
     def __init__(self, value: int):
         self.value = value
 
-    def eval(self, g: Game, ctx: Ctx) -> int:
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
         return self.value
 
 
@@ -62,7 +62,7 @@ class Var(Node):
     def __init__(self, name: str):
         self.name = name
 
-    def eval(self, g: Game, ctx: Ctx) -> int:
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
         return ctx.vars[self.name]
 
 
@@ -72,8 +72,8 @@ class Arith(Node):
     def __init__(self, operator: str, left: Any, right: Any):
         self.operator, self.left, self.right = operator, left, right
 
-    def eval(self, g: Game, ctx: Ctx) -> int:
-        a, b = self.left.eval(g, ctx), self.right.eval(g, ctx)
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        a, b = self.left.evaluate(g, ctx), self.right.evaluate(g, ctx)
         o = self.operator
         return a + b if o == "+" else a - b if o == "-" else a * b
 
@@ -84,14 +84,14 @@ class CountCards(Node):
     def __init__(self, cards: Any):
         self.cards = cards
 
-    def eval(self, g: Game, ctx: Ctx) -> int:
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
         return len(self.cards.cards(g, ctx))
 
 
 class CountSeats(Node):
     __slots__ = ()
 
-    def eval(self, g: Game, ctx: Ctx) -> int:
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
         return g.n
 
 
@@ -103,7 +103,7 @@ class CountTypes(Node):
     def __init__(self, cards: Any):
         self.cards = cards
 
-    def eval(self, g: Game, ctx: Ctx) -> int:
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
         seen: set[str] = set()
         for c in self.cards.cards(g, ctx):
             seen |= g.d.cards[g.card_type[c]].types
@@ -116,7 +116,7 @@ class SumAttr(Node):
     def __init__(self, attr: str, cards: Any):
         self.attr, self.cards = attr, cards
 
-    def eval(self, g: Game, ctx: Ctx) -> int:
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
         return sum(int(g.card_attrs[c].get(self.attr, 0)) for c in self.cards.cards(g, ctx))
 
 
@@ -129,7 +129,7 @@ class AttrOf(Node):
         self.attr, self.card = attr, card
         self._it = card.kind == "it" and attr != "name"
 
-    def eval(self, g: Game, ctx: Ctx) -> Any:
+    def evaluate(self, g: Game, ctx: Ctx) -> Any:
         if self._it:
             return g.card_attrs[ctx.it].get(self.attr, 0) if ctx.it is not None else 0
         cards = self.card.cards(g, ctx)
@@ -148,7 +148,7 @@ class CounterValue(Node):
     def __init__(self, owner: str, counter: int):
         self.owner, self.counter = owner, counter
 
-    def eval(self, g: Game, ctx: Ctx) -> int:
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
         p = ctx.you if self.owner == "you" else ctx.them if self.owner == "them" else 0
         if self.counter == -1:  # seat
             return (p if p is not None else 0) + 1
@@ -161,8 +161,8 @@ class Highest(Node):
     def __init__(self, expr: Any, players: Any):
         self.expr, self.players = expr, players
 
-    def eval(self, g: Game, ctx: Ctx) -> int:
-        vals = [self.expr.eval(g, ctx.with_them(p)) for p in self.players.players(g, ctx)]
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        vals = [self.expr.evaluate(g, ctx.with_them(p)) for p in self.players.players(g, ctx)]
         return max(vals) if vals else 0
 
 
@@ -179,7 +179,7 @@ class Compare(Node):
         self._fn = _OPS[comparison]
 
     def test(self, g: Game, ctx: Ctx) -> bool:
-        return self._fn(self.left.eval(g, ctx), self.right.eval(g, ctx))
+        return self._fn(self.left.evaluate(g, ctx), self.right.evaluate(g, ctx))
 
 
 class And(Node):
@@ -477,7 +477,7 @@ class Cards(Node):
         if k == "this":
             return [ctx.this] if ctx.this is not None else []
         if k in ("top", "bottom"):
-            n = self.count.eval(g, ctx)
+            n = self.count.evaluate(g, ctx)
             out: list[int] = []
             for zr in self.zones:
                 for s in zr.slots(g, ctx):
@@ -490,15 +490,15 @@ class Cards(Node):
         if q in ("all", "each", ""):
             return pool
         if q == "n":
-            return pool[: self.count.eval(g, ctx)]
+            return pool[: self.count.evaluate(g, ctx)]
         if q == "random":
             return g.pick_random(pool, 1) if pool else []
         if q == "random n":
-            n = min(self.count.eval(g, ctx), len(pool))
+            n = min(self.count.evaluate(g, ctx), len(pool))
             return g.pick_random(pool, n) if n else []
         if not pool:
             return []
-        high = 1 if q == "one" else min(self.count.eval(g, ctx), len(pool))
+        high = 1 if q == "one" else min(self.count.evaluate(g, ctx), len(pool))
         low = 1 if q == "one" else 0
         return choose_cards(g, ctx.you, pool, low, high, self.purpose)
 
@@ -587,7 +587,7 @@ class Repeat(Node):
         self.times, self.body = times, body
 
     def run(self, g: Game, ctx: Ctx) -> int:
-        n = self.times.eval(g, ctx)
+        n = self.times.evaluate(g, ctx)
         if n > MAX_REPEAT:
             raise RunawayError(f"repeat {n} times is more than the bound {MAX_REPEAT}", g.chain[-8:])
         total = 0
@@ -659,7 +659,7 @@ class CounterAdd(Node):
         self.counter, self.sign, self.amount, self.players = counter, sign, amount, players
 
     def run(self, g: Game, ctx: Ctx) -> int:
-        delta = self.sign * self.amount.eval(g, ctx)
+        delta = self.sign * self.amount.evaluate(g, ctx)
         if self.players is None:
             return abs(g.change(self.counter, ctx.you, delta))
         return sum(abs(g.change(self.counter, p, delta)) for p in self.players.players(g, ctx))
@@ -673,7 +673,7 @@ class CounterSet(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         p = ctx.you if self.owner == "you" else ctx.them if self.owner == "them" else 0
-        return abs(g.set(self.counter, p, self.value.eval(g, ctx)))
+        return abs(g.set(self.counter, p, self.value.evaluate(g, ctx)))
 
 
 class MarkPlayers(Node):
@@ -753,7 +753,7 @@ class Let(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         ctx.vars = dict(ctx.vars)
-        ctx.vars[self.name] = self.value.eval(g, ctx)
+        ctx.vars[self.name] = self.value.evaluate(g, ctx)
         return 0
 
 
@@ -808,7 +808,7 @@ class Call(Node):
         bound: dict[str, Any] = {}
         for (name, _kind), (kind, arg) in zip(self.effect.params, self.args):
             if kind == "number":
-                bound[name] = arg.eval(g, ctx)
+                bound[name] = arg.evaluate(g, ctx)
             elif kind == "players":
                 bound[name] = arg.players(g, ctx)
             elif kind == "cards":

@@ -563,7 +563,7 @@ class Engine:
             if g.d.score is not None:
                 g.d.score.run(g, ctx)
             scores.append(g.get(g.d.score_counter, p) if g.d.score_counter >= 0 else 0)
-            ties.append([tb.eval(g, ctx) for tb in g.d.tie_breaks])
+            ties.append([tb.evaluate(g, ctx) for tb in g.d.tie_breaks])
         keys = {p: (scores[p], *ties[p]) for p in range(g.n)}
         ranking = sorted(range(g.n), key=lambda p: tuple(-k for k in keys[p]))
         best = keys[ranking[0]]
