@@ -42,6 +42,7 @@ class GreedyAgent(Agent):
 
     def bind(self, game: Game, seat: int) -> None:
         self.seat = seat
+        self.rank = {id(a): i for i, a in enumerate(game.d.actions)}
 
     def choose(self, game: Game, d: Decision) -> list[int]:
         if d.kind == "yes/no":
@@ -50,7 +51,8 @@ class GreedyAgent(Agent):
             return [self._action(game, d)]
         if d.kind == "player":
             return [self._target(game, d)]
-        order = sorted(range(len(d.options)), key=lambda i: (d.values[i] if d.values else 0, -i))
+        values = d.values
+        order = sorted(range(len(d.options)), key=lambda i: (values[i] if values else 0, -i))
         if d.purpose not in NEGATIVE:
             order.reverse()
         k = d.high if d.purpose != "discard" or d.low else max(d.low, 1 if d.high else 0)
@@ -60,11 +62,12 @@ class GreedyAgent(Agent):
         # Actions arrive grouped in declaration order; take the first group that offers
         # anything, and within it the most valuable option.
         best, best_key = len(d.options) - 1, None
+        values = d.values
+        rank = self.rank
         for i, (act, _card) in enumerate(d.options):
             if act is None:
                 continue
-            rank = game.d.actions.index(act)
-            key = (-rank, d.values[i])
+            key = (-rank[id(act)], values[i])
             if best_key is None or key > best_key:
                 best, best_key = i, key
         return best

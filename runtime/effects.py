@@ -342,8 +342,12 @@ class WinnerIs(Node):
 
 
 def card_has(g: Game, card: int, words: tuple[str, ...]) -> bool:
-    ct = g.d.cards[g.card_type[card]]
-    return any(w in ct.types or w in ct.keywords for w in words)
+    """The card has one of the words as a type, a keyword or an ability label."""
+    have = g.card_words[card]
+    for w in words:
+        if w in have:
+            return True
+    return False
 
 
 # ====================================================================== zones
@@ -833,11 +837,20 @@ class Move(Node):
     def run(self, g: Game, ctx: Ctx) -> int:
         cards = self.cards.cards(g, ctx)
         n = 0
-        for c in cards:
-            slots = self.zone.slots(g, ctx.with_it(c))
+        zone = self.zone
+        fixed = zone.owner in ("shared", "you", "them")
+        if fixed:
+            slots = zone.slots(g, ctx)
             if not slots:
-                continue
-            g.move(c, slots[0], self.bottom)
+                return 0
+            dest = slots[0]
+        for c in cards:
+            if not fixed:
+                slots = zone.slots(g, ctx.with_it(c))
+                if not slots:
+                    continue
+                dest = slots[0]
+            g.move(c, dest, self.bottom)
             ctx.it = c
             n += 1
         return n

@@ -81,7 +81,7 @@ class Decision:
     def values(self) -> list[int]:
         if callable(self._values):
             self._values = self._values()
-        return list(self._values)
+        return self._values  # type: ignore[no-any-return]
 
 
 class Agent:
@@ -248,6 +248,8 @@ class Game:
         self.trigger_events = frozenset(t.event for ct in d.cards for t in ct.triggers)
         self.active_zones = [z for z in d.zones if z.active]
         self.counter_per_player = [c.per_player for c in d.counters]
+        words = [ct.types | ct.keywords for ct in d.cards]
+        self.card_words = [words[t] for t in self.card_type]
 
     # ------------------------------------------------------------ names
     def card_name(self, card: int) -> str:
