@@ -47,6 +47,9 @@ ACCEPT = [
     'do:\n  resolve defense of it for them\n',
     'do:\n  mark this "used" this turn; unmark each foe "x"\n',
     'do:\n  they choose a card from the hand of each foe where it is marked "r": play it\n',
+    'effect hit {P: players} for {N: number}:\n  nothing\n',   # 'for' and 'with' may be pattern words
+    'do:\n  swap it with the top card of your deck\n',
+    'do:\n  if the bounty == 0: nothing\n',                      # a shared counter in an expression
 ]
 
 REJECT = [
