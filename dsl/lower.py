@@ -56,6 +56,17 @@ class Lowerer:
             return 0
         return self.counter_index[name]
 
+    def counter_owned(self, owner: str, name: str, span: Any) -> int:
+        """A counter read or set as 'your X' / 'their X' (per player) or 'the X' (shared)."""
+        idx = self.counter(name, span)
+        decl = self.sym.counters.get(name)
+        if decl is not None:
+            if owner == "shared" and decl.per_player:
+                self.err("CS204", f"counter {name!r} belongs to each player: say 'your {name}' or 'their {name}'", span)
+            elif owner != "shared" and not decl.per_player:
+                self.err("CS204", f"counter {name!r} is shared: say 'the {name}'", span)
+        return idx
+
     def check_words(self, words: tuple[str, ...], span: Any, allow_keywords: bool = True) -> None:
         known = set(self.sym.types) | set(self.sym.labels)
         if allow_keywords:
@@ -148,7 +159,7 @@ class Lowerer:
         if isinstance(e, A.AttrOf):
             return E.AttrOf(self.attr(e.attr, e.span), self.cards(e.card, params))
         if isinstance(e, A.CounterOf):
-            return E.CounterValue(e.owner, self.counter(e.name, e.span))
+            return E.CounterValue(e.owner, self.counter_owned(e.owner, e.name, e.span))
         raise AssertionError(f"unknown expression {e!r}")
 
     def cond(self, c: Any, params: dict[str, str]) -> Any:
@@ -222,7 +233,7 @@ class Lowerer:
             players = self.players(s.player, params) if s.player is not None else None
             return E.CounterAdd(idx, s.sign, self.expr(s.amount, params), players)
         if isinstance(s, A.CounterSet):
-            return E.CounterSet(self.counter(s.counter, s.span), s.owner, self.expr(s.value, params))
+            return E.CounterSet(self.counter_owned(s.owner, s.counter, s.span), s.owner, self.expr(s.value, params))
         if isinstance(s, A.Mark):
             if isinstance(s.target, A.PlayerSel):
                 return E.MarkPlayers(self.players(s.target, params), s.mark, s.this_turn, not s.unmark)
