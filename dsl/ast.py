@@ -225,7 +225,11 @@ class WinnerIs(Node):
     players: PlayerSel
 
 
-Cond = Union[Compare, Is, AnyMarked, Did, ZoneEmpty, Has, HasHome, BoolOp, Emitted, WinnerIs]
+class GameOverCond(Node):
+    """'game over': the game has ended (by an end condition or 'end game')."""
+
+
+Cond = Union[Compare, Is, AnyMarked, Did, ZoneEmpty, Has, HasHome, BoolOp, Emitted, WinnerIs, GameOverCond]
 
 
 # ---------------------------------------------------------------- calls and statements

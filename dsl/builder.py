@@ -100,10 +100,10 @@ class _Builder(Transformer):
 
     def zone(self, meta, c):
         props = dict(p for p in c[1:])
-        vis = "public"
-        for v in ("hidden", "private", "public"):
-            if v in props:
-                vis = v
+        seen = [v for v in ("hidden", "private", "public") if v in props]
+        if len(seen) > 1:
+            raise CompileError([error("CS209", f"zone {c[0]!s} is {' and '.join(seen)}: choose one", self._sp(meta))])
+        vis = seen[0] if seen else "public"
         return A.ZoneDecl(self._sp(meta), str(c[0]), "per_player" in props, vis, "face_down" in props,
                           "stack" in props, "active" in props, "play_zone" in props, props.get("refill_from", ""))
 
@@ -246,6 +246,9 @@ class _Builder(Transformer):
     def answer_name(self, meta, c):
         return _s(c[0])
 
+    def answer_list(self, meta, c):
+        return tuple(c)
+
     def answer_index(self, meta, c):
         return int(c[0])
 
@@ -283,6 +286,9 @@ class _Builder(Transformer):
 
     def emitted(self, meta, c):
         return A.Emitted(self._sp(meta), _s(c[0]), c[1] if len(c) > 1 else None)
+
+    def game_over(self, meta, c):
+        return A.GameOverCond(self._sp(meta))
 
     def winner_is(self, meta, c):
         return A.WinnerIs(self._sp(meta), c[0])
@@ -676,8 +682,10 @@ def build(text: str, filename: str = "<string>") -> A.Script:
     tree: Tree = parse(text, filename)
     try:
         items = _Builder(filename).transform(tree)
-    except Exception as exc:  # a VisitError wrapping a builder bug
+    except Exception as exc:  # a VisitError wrapping a user error found while building, or a builder bug
         orig = getattr(exc, "orig_exc", exc)
+        if isinstance(orig, CompileError):
+            raise orig from None
         raise CompileError([error("CS900", f"internal compiler error while building the AST: {orig!r}",
                                   Span(filename, 1, 1))]) from exc
     return A.Script(Span(filename, 1, 1), filename, tuple(items))

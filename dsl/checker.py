@@ -175,7 +175,8 @@ def _sig(d: A.EffectDef, builtin: str = "") -> EffectSig:
     params = [(t[1], t[2]) for t in toks if t[0] == "slot"]
     has_block = bool(params) and params[-1][1] == "block"
     body_toks = tuple(t for t in toks if not (t[0] == "slot" and t[2] == "block"))
-    key = builtin or display(body_toks)
+    key = builtin or " ".join(t[1] if t[0] == "w" else "{" + t[2] + "}" if t[0] == "slot" else display([t])
+                              for t in body_toks)
     return EffectSig(key, body_toks, params, has_block, None if builtin else d, display(toks), builtin)
 
 
@@ -190,6 +191,7 @@ def collect(scripts: list[A.Script]) -> tuple[Symbols, list[Diagnostic]]:
                            f"first defined at {first.file}:{first.line}"))
 
     for script in scripts:
+        kind = next((i.kind for i in script.items if isinstance(i, A.Header)), "")
         for item in script.items:
             if isinstance(item, A.Header):
                 if item.kind == "game" or sym.header is None:
@@ -223,10 +225,15 @@ def collect(scripts: list[A.Script]) -> tuple[Symbols, list[Diagnostic]]:
                 sym.counters[item.name] = item
             elif isinstance(item, A.EffectDef):
                 sig = _sig(item)
-                if sig.key in seen_sigs and seen_sigs[sig.key].has_block == sig.has_block:
-                    first = seen_sigs[sig.key].defn
-                    dup("effect", sig.display, item.span, first.span if first else item.span)
-                seen_sigs[sig.key] = sig
+                for it in item.pattern:
+                    if isinstance(it, A.Slot) and it.type not in SLOT_KINDS:
+                        diags.append(error("CS204", f"unknown parameter kind {it.type!r}", it.span,
+                                           did_you_mean(it.type, SLOT_KINDS) or "use one of: " + ", ".join(SLOT_KINDS)))
+                prev = seen_sigs.get(sig.key + ("{block}" if sig.has_block else ""))
+                # A variant or expansion may replace an effect of its game; a game may not define one twice.
+                if prev is not None and kind not in ("variant", "expansion"):
+                    dup("effect", sig.display, item.span, prev.defn.span if prev.defn else item.span)
+                seen_sigs[sig.key + ("{block}" if sig.has_block else "")] = sig
                 sym.effects.append(sig)
             elif isinstance(item, A.CardDef):
                 if item.name in sym.cards:
@@ -320,7 +327,7 @@ def match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Matc
     for v in variants:
         found = [m for s in sigs if (m := _try(s, v, has_block, params)) is not None]
         if found:
-            return found[-1], None  # later definitions (variants) override earlier ones
+            return found[-1], None  # the last definition wins: a variant's replaces its game's
     text = display(toks)
     # Same words, wrong argument kinds?
     for s in sigs:

@@ -50,6 +50,11 @@ def _guard(fn: Callable[..., Any]) -> Callable[..., Any]:
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
+        except BrokenPipeError:
+            # the reader went away (cardscript play ... | head): stop quietly
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(141)
         except Exception as exc:  # an internal error, not the user's
             from runtime.engine import RunawayError
 
@@ -81,6 +86,9 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
     """Parse and check scripts: games, libraries and scenarios under PATHS."""
     from .compiler import check_paths
 
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        raise click.BadParameter(f"no such file or folder: {missing[0]}", param_hint="PATHS")
     t0 = time.perf_counter()
     rep = check_paths(list(paths))
     if fmt == "json":
@@ -143,10 +151,12 @@ def cards(game: str, fmt: str) -> None:
     from rich.table import Table
 
     table = Table(title=f"{game}: {len(rows)} cards, {sum(r['copies'] for r in rows)} components")
-    for col in ("name", "type", "cost", "vp", "copies", "text"):
+    attrs = list(rows[0]["attributes"]) if rows else []
+    for col in ["name", "type", *attrs, "copies", "text"]:
         table.add_column(col, overflow="fold")
     for r in rows:
-        table.add_row(r["name"], r["type"], str(r["cost"]), str(r["vp"]), str(r["copies"]), r["text"])
+        table.add_row(r["name"], r["type"], *(str(r["attributes"].get(a, "")) for a in attrs), str(r["copies"]),
+                      r["text"])
     Console().print(table)
 
 
@@ -416,9 +426,16 @@ def replay(log_file: str) -> None:
     d, _, program = compile_game(head["game"])
     if _fingerprint(program.sources) != head.get("scripts"):
         click.echo("warning: the scripts changed since this log was written", err=True)
+    from runtime.agents import BadAnswer, NeedAnswer
+    from runtime.engine import InvalidDecision
+
     queue = [e["chose"] for e in entries[1:] if e.get("t") == "decision"]
     agent = ScriptedAgent(queue)
-    result = Engine(d, head["players"], [agent] * head["players"], head["seed"], log=True).run()
+    try:
+        result = Engine(d, head["players"], [agent] * head["players"], head["seed"], log=True).run()
+    except (NeedAnswer, InvalidDecision, BadAnswer) as exc:
+        click.echo(f"replay differs: the logged decisions no longer fit the game ({exc})", err=True)
+        sys.exit(1)
     new = [json.dumps(e, sort_keys=True, ensure_ascii=False) for e in result.log]
     old = [json.dumps(e, sort_keys=True, ensure_ascii=False) for e in entries[1:]]
     for i, (a, b) in enumerate(zip(old, new)):

@@ -149,3 +149,25 @@ def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
 def to_json(diags: list[Diagnostic]) -> str:
     """All diagnostics as a JSON array (stable key order)."""
     return json.dumps([d.to_json() for d in diags], indent=2, sort_keys=True)
+
+
+def diagnostics_markdown() -> str:
+    """docs/diagnostics.md, generated from :data:`CODES` so that it cannot drift."""
+    out = ["# Diagnostic codes", "",
+           "Generated from `dsl/diagnostics.py` (`python -m dsl.diagnostics`); a test keeps it current.",
+           "Every diagnostic prints as `file:line:col: severity[CODE]: message`, the source line with a",
+           "caret under the problem, what was expected, and a hint.", ""]
+    for code, (title, example, fix) in CODES.items():
+        out += [f"## {code} — {title}", ""]
+        if example:
+            out += ["Example:", "", "```text", example, "```", ""]
+        out += [f"Fix: {fix}.", ""]
+    return "\n".join(out)
+
+
+if __name__ == "__main__":  # pragma: no cover - maintenance
+    import pathlib
+
+    target = pathlib.Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
+    target.write_text(diagnostics_markdown(), encoding="utf-8")
+    print(f"wrote {target}")

@@ -68,6 +68,20 @@ class Program:
     main: str
 
 
+def package_root(main: Path) -> Path:
+    """The folder a program's scripts may read inside: the nearest ancestor holding a
+    ``cardscript.toml`` manifest; else the built-in scripts for a built-in game; else
+    the script's folder (for a scenario, the folder above it, so that a game's
+    ``scenarios/`` folder can use the game's scripts)."""
+    for folder in main.parents:
+        if (folder / "cardscript.toml").is_file():
+            return folder
+    builtin = builtin_root().resolve()
+    if builtin in main.parents:
+        return builtin
+    return main.parent.parent if main.suffix == ".scenario" else main.parent
+
+
 def resolve_game(game: str) -> Path:
     """Turn a GAME argument into the path of its main script.
 
@@ -104,9 +118,7 @@ def load_program(main: Path, extra: list[Path] | None = None) -> Program:
         CompileError: with every syntax and file error found.
     """
     main = main.resolve()
-    root = main.parent
-    if root.parent == builtin_root().resolve():
-        root = builtin_root().resolve()
+    root = package_root(main)
     loaded: dict[str, A.Script] = {}
     sources: dict[str, str] = {}
     order: list[A.Script] = []

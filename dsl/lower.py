@@ -56,9 +56,11 @@ class Lowerer:
             return 0
         return self.counter_index[name]
 
-    def counter_owned(self, owner: str, name: str, span: Any) -> int:
+    def counter_owned(self, owner: str, name: str, span: Any, write: bool = False) -> int:
         """A counter read or set as 'your X' / 'their X' (per player) or 'the X' (shared)."""
         idx = self.counter(name, span)
+        if write and idx < 0:
+            self.err("CS204", f"{name!r} is read-only", span)
         decl = self.sym.counters.get(name)
         if decl is not None:
             if owner == "shared" and decl.per_player:
@@ -70,7 +72,7 @@ class Lowerer:
     def check_words(self, words: tuple[str, ...], span: Any, allow_keywords: bool = True) -> None:
         known = set(self.sym.types) | set(self.sym.labels)
         if allow_keywords:
-            known |= {s.name for s in self.sym.effects} | {"home"}
+            known |= {s.name for s in self.sym.effects}
         for w in words:
             if w not in known:
                 self.unknown("type, keyword or label", w, span, known)
@@ -193,6 +195,8 @@ class Lowerer:
             return E.HasHome(self.cards(c.card, params))
         if isinstance(c, A.Emitted):
             return E.Emitted(c.event, self.players(c.player, params) if c.player is not None else None)
+        if isinstance(c, A.GameOverCond):
+            return E.IsOver()
         if isinstance(c, A.WinnerIs):
             return E.WinnerIs(self.players(c.players, params))
         raise AssertionError(f"unknown condition {c!r}")
@@ -230,10 +234,13 @@ class Lowerer:
             return E.Repeat(self.expr(s.times, params), self.body(s.body, params))
         if isinstance(s, A.CounterAdd):
             idx = self.counter(s.counter, s.span)
+            if idx < 0:
+                self.err("CS204", f"{s.counter!r} is read-only", s.span)
             players = self.players(s.player, params) if s.player is not None else None
             return E.CounterAdd(idx, s.sign, self.expr(s.amount, params), players)
         if isinstance(s, A.CounterSet):
-            return E.CounterSet(self.counter_owned(s.owner, s.counter, s.span), s.owner, self.expr(s.value, params))
+            return E.CounterSet(self.counter_owned(s.owner, s.counter, s.span, write=True), s.owner,
+                                self.expr(s.value, params))
         if isinstance(s, A.Mark):
             if isinstance(s.target, A.PlayerSel):
                 return E.MarkPlayers(self.players(s.target, params), s.mark, s.this_turn, not s.unmark)
@@ -290,6 +297,8 @@ class Lowerer:
                 return E.Players("param", name)
             if kind == "cards":
                 return E.Cards("param", param=name, purpose=purpose)
+            if kind == "zone":
+                return E.ZoneParam(name)
             return E.Var(name)
         if kind == "number":
             return self.expr(tok[1], params)
@@ -418,7 +427,8 @@ class Lowerer:
 
     def trigger(self, ev: A.Event, body: A.Body) -> TriggerDef:
         self.trigger_uid += 1
-        return TriggerDef(self.trigger_uid, ev.name, ev.first_time, ev.your_turn, self.body(body, {}))
+        return TriggerDef(self.trigger_uid, ev.name, ev.first_time, ev.your_turn, self.body(body, {}),
+                          f"{ev.span.file}:{ev.span.line}")
 
     def definition(self, sources: dict[str, str]) -> GameDefinition:
         sym = self.sym

@@ -20,7 +20,19 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
-        yield ScenarioItem.from_parent(self, name=self.path.stem)
+        yield ScenarioItem.from_parent(self, name=_header_name(self.path) or self.path.stem)
+
+
+def _header_name(path: Path) -> str:
+    """The name in the file's 'scenario "..."' header, read as text (not run)."""
+    try:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            s = line.strip()
+            if s.startswith('scenario "') and s.count('"') >= 2:
+                return s.split('"')[1]
+    except (OSError, UnicodeDecodeError):
+        pass
+    return ""
 
 
 class ScenarioFailed(Exception):

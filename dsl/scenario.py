@@ -55,10 +55,23 @@ def run_scenario(path: str | Path) -> ScenarioResult:
     """Run a ``.scenario`` file.
 
     Returns:
-        The result; never raises for a mistake in the scenario or the game scripts.
+        The result. Never raises: a mistake in the scenario or the scripts is a
+        diagnostic, and so is an internal error (CS900, with its traceback's last line).
     """
     path = Path(path)
     res = ScenarioResult(path.stem, str(path))
+    try:
+        return _run(path, res)
+    except Exception as exc:  # an internal error: report it as one, keep the run going
+        import traceback
+
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        res.diagnostics.append(error("CS900", f"internal error: {exc.__class__.__name__}: {exc}", None,
+                                     f"at {Path(where.filename).name}:{where.lineno}; this is a bug in cardscript"))
+        return res
+
+
+def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
     try:
         program = load_program(path)
     except CompileError as exc:
@@ -154,7 +167,6 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
                     break
         return True
     except GameOver as over:
-        g.over = over.reason
         engine.finish(over.reason)
         return True
     except NeedAnswer as exc:
@@ -163,6 +175,7 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
     except BadAnswer as exc:
         res.diagnostics.append(error("CS303", f"an answer does not fit: {exc}", st.span))
     except RigError as exc:
+        g.rigged.clear()
         res.diagnostics.append(error("CS303", f"a rigged outcome does not fit: {exc}", st.span))
     except (RunawayError, InvalidDecision) as exc:
         res.diagnostics.append(error("CS401", str(exc), st.span, " -> ".join(getattr(exc, "chain", []))))

@@ -131,13 +131,33 @@ def _interpret(ans: Any, d: Decision) -> list[int]:
         return [1 if ans else 0]
     if isinstance(ans, int):
         return [ans]
-    labels = [l.lower() for l in d.labels]
+    if isinstance(ans, tuple):  # several picks for one decision: ["A", "B"]
+        picks: list[int] = []
+        for a in ans:
+            i = _one(a, d, taken=picks)
+            picks.append(i)
+        return sorted(picks)
     want = str(ans).lower()
-    for candidates in (labels, [l.split(" ", 1)[-1] for l in labels]):
-        if want in candidates:
-            return [candidates.index(want)]
     if want in ("none", "nothing") and d.low == 0:
         return []
+    return [_one(ans, d)]
+
+
+def _one(ans: Any, d: Decision, taken: list[int] | None = None) -> int:
+    """One option by exact label ("buy Cyborg (Earth-1)"), or for an action by the label
+    without its action word ("Cyborg (Earth-1)") when that is unambiguous."""
+    if isinstance(ans, int) and not isinstance(ans, bool):
+        return ans
+    taken = taken or []
+    want = str(ans).lower()
+    labels = [l.lower() for l in d.labels]
+    exact = [i for i, l in enumerate(labels) if l == want and i not in taken]
+    if exact:
+        return exact[0]
+    if d.kind == "action":
+        tail = [i for i, l in enumerate(labels) if l.split(" ", 1)[-1] == want and i not in taken]
+        if len({labels[i] for i in tail}) == 1:
+            return tail[0]
     raise BadAnswer(f"answer {ans!r} is not one of the options {d.labels}")
 
 

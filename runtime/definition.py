@@ -59,6 +59,7 @@ class TriggerDef:
     first_time: bool
     your_turn: bool
     body: Effect
+    source: str = ""  # file:line of the trigger, for runaway-chain messages
 
 
 @dataclass

@@ -331,6 +331,15 @@ class Emitted(Node):
         return all(g.event_counts.get((self.event, p), 0) > 0 for p in self.players.players(g, ctx))
 
 
+class IsOver(Node):
+    """The game has ended."""
+
+    __slots__ = ()
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return g.over is not None
+
+
 class WinnerIs(Node):
     __slots__ = ("players",)
 
@@ -377,6 +386,18 @@ class ZoneRef(Node):
             return [g.slot(self.zone, owner if owner >= 0 else ctx.you)]
         home = g.d.cards[g.card_type[card]].home
         return [g.slot(home, ctx.you)] if home >= 0 else []
+
+
+class ZoneParam(Node):
+    """A {Z: zone} parameter: the slots the caller's zone reference named."""
+
+    __slots__ = ("name", "owner")
+
+    def __init__(self, name: str):
+        self.name, self.owner = name, "param"
+
+    def slots(self, g: Game, ctx: Ctx) -> list[int]:
+        return list(ctx.vars[self.name])
 
 
 # ====================================================================== players
@@ -819,6 +840,8 @@ class Call(Node):
                 bound[name] = arg.cards(g, ctx)
             elif kind == "block":
                 bound[name] = Closure(arg, ctx)
+            elif kind == "zone":
+                bound[name] = arg.slots(g, ctx)
             else:  # type / text
                 bound[name] = arg
         inner = Ctx(ctx.you, ctx.them, ctx.it, ctx.this, bound, ctx.frames + [{}], ctx.depth + 1)
@@ -838,7 +861,7 @@ class Move(Node):
         cards = self.cards.cards(g, ctx)
         n = 0
         zone = self.zone
-        fixed = zone.owner in ("shared", "you", "them")
+        fixed = zone.owner in ("shared", "you", "them", "param")
         if fixed:
             slots = zone.slots(g, ctx)
             if not slots:
@@ -991,4 +1014,5 @@ class TakeActions(Node):
                 break
             taken += 1
             act.body.run(g, ctx.copy(it=card, frames=[{}]))
+            g.check_immediate()
         return taken

@@ -304,6 +304,9 @@ class Game:
         else:
             self.slots[slot].append(card)
         self.loc[card] = slot
+        if self.owner[card] < 0 and self.slot_owner[slot] >= 0:
+            # "A player owns all cards in their hand, deck, discard pile..." (DC rulebooks, "Owner")
+            self.owner[card] = self.slot_owner[slot]
         self.face_up[card] = not self.d.zones[self.slot_zone[slot]].face_down
         if self.logging:
             self.emit_log({"t": "move", "card": self.card_name(card), "id": card,
@@ -467,7 +470,8 @@ class Game:
                 return
             self.fired.add(key)
         self.trigger_depth += 1
-        self.chain.append(f"{self.card_name(card) if card >= 0 else 'rule'} on {trig.event!r}")
+        who = self.card_name(card) if card >= 0 else "rule"
+        self.chain.append(f"{who} on {trig.event!r} ({trig.source})" if trig.source else f"{who} on {trig.event!r}")
         try:
             trig.body.run(self, Ctx(player, it=it, this=card if card >= 0 else None))
         finally:
@@ -475,9 +479,16 @@ class Game:
             self.chain.pop()
 
     # ------------------------------------------------------------ turn memory
+    def check_immediate(self) -> None:
+        """End the game now if an 'immediately' end condition holds."""
+        for cond in self.d.end_conditions:
+            if cond.timing == "immediately" and cond.cond.test(self, Ctx(self.active)):
+                raise GameOver(cond.reason)
+
     def new_turn(self, player: int) -> None:
         self.active = player
         self.turn += 1
+        self.event_counts.clear()
         self.turn_pmarks.clear()
         self.turn_cmarks.clear()
         self.fired.clear()

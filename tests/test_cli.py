@@ -103,7 +103,7 @@ def test_failing_scenario_prints_diagnostic_at_its_line(tmp_path):
     (("play", "injustise"), 2, "did you mean 'injustice'?"),
     (("play", "injustice", "--players", "9"), 2, "2 to 4 players"),
     (("play", "injustice", "--bots", "clever"), 2, "unknown bot"),
-    (("check", "no/such/path"), 1, "no such file or folder"),
+    (("check", "no/such/path"), 2, "no such file or folder"),
     (("replay", "README.md"), 1, "not a cardscript log"),
     (("test", "no/such.scenario"), 2, "no such file or folder"),
 ])

@@ -118,3 +118,39 @@ def test_uses_outside_the_package_is_refused(tmp_path):
 def test_builtin_scripts_check_clean():
     rep = check_paths(["cardscripts"])
     assert rep.errors == 0, [render(d, rep.sources) for d in rep.diagnostics]
+
+
+def test_seat_is_read_only(tmp_path):
+    errs, _ = _check(tmp_path, 'card "Punch": hero\n  play: set your seat to 3\n')
+    (d,) = errs
+    assert d.code == "CS204" and "read-only" in d.message and d.span.line == 20
+
+
+def test_effect_defined_twice_even_with_renamed_parameters(tmp_path):
+    errs, _ = _check(tmp_path, 'effect draw {M: number}:\n  nothing\n')
+    (d,) = errs
+    assert d.code == "CS203" and d.span.line == 19
+
+
+def test_unknown_parameter_kind(tmp_path):
+    errs, _ = _check(tmp_path, 'effect zap {X: numbr}:\n  nothing\n')
+    assert errs[0].code == "CS204" and "did you mean 'number'?" in errs[0].hint
+
+
+def test_zone_with_two_visibilities(tmp_path):
+    errs, _ = _check(tmp_path, 'zone vault: shared, hidden, public\n')
+    (d,) = errs
+    assert d.code == "CS209" and d.span.line == 19
+
+
+def test_shared_counter_read_as_yours(tmp_path):
+    errs, _ = _check(tmp_path, 'counter pot: shared, 0\ncard "Punch": hero\n  play: if your pot > 0: nothing\n')
+    (d,) = errs
+    assert d.code == "CS204" and "say 'the pot'" in d.message
+
+
+def test_diagnostics_doc_is_generated_from_the_code_table():
+    from dsl.diagnostics import diagnostics_markdown
+
+    assert Path("docs/diagnostics.md").read_text(encoding="utf-8") == diagnostics_markdown(), \
+        "run: python -m dsl.diagnostics"
