@@ -119,6 +119,7 @@ class CardSel(Node):
     played: bool = False
     filters: tuple[CardFilter, ...] = ()
     card_word: str = ""
+    control: bool = False
 
 
 # ---------------------------------------------------------------- expressions
@@ -148,8 +149,16 @@ class SumAttr(Node):
 
 
 class Highest(Node):
+    """'highest EXPR among PLAYERS', or 'highest ATTR of CARDS' (players None)."""
+
     expr: "Expr"
-    players: PlayerSel
+    players: PlayerSel | None
+
+
+class MinMax(Node):
+    op: str  # max | min
+    left: "Expr"
+    right: "Expr"
 
 
 class AttrOf(Node):
@@ -170,7 +179,7 @@ class BinOp(Node):
     right: "Expr"
 
 
-Expr = Union[Num, Param, Count, CountPlayers, CountTypes, SumAttr, Highest, AttrOf, CounterOf, BinOp]
+Expr = Union[Num, Param, Count, CountPlayers, CountTypes, SumAttr, Highest, MinMax, AttrOf, CounterOf, BinOp]
 
 
 # ---------------------------------------------------------------- conditions
@@ -433,9 +442,13 @@ class Printing(Node):
 
 
 class Event(Node):
+    """``"name" [first time each turn] [during your turn] [of this card]``; 'of this card'
+    fires for the card the event is about, wherever that card is."""
+
     name: str
     first_time: bool = False
     your_turn: bool = False
+    of_this_card: bool = False
 
 
 class Ability(Node):

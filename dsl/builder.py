@@ -200,7 +200,10 @@ class _Builder(Transformer):
 
     def event(self, meta, c):
         opts = set(c[1:])
-        return A.Event(self._sp(meta), _s(c[0]), "first" in opts, "your" in opts)
+        return A.Event(self._sp(meta), _s(c[0]), "first" in opts, "your" in opts, "self" in opts)
+
+    def of_this_card(self, meta, c):
+        return "self"
 
     def first_time(self, meta, c):
         return "first"
@@ -490,27 +493,32 @@ class _Builder(Transformer):
         zones, in_param, played, filters = self._split(c[2:])
         types = () if kind[0] == "any" else (kind[1],)
         word = kind[1] if kind[0] == "any" else ""
-        return A.CardSel(self._sp(meta), "pick", quantity, count, types, "", zones, in_param, played, filters, word)
+        return A.CardSel(self._sp(meta), "pick", quantity, count, types, "", zones, in_param, played is True, filters,
+                         word, control=played == "control")
 
     def c_pick_n(self, meta, c):
         zones, in_param, played, filters = self._split(c[2:])
         n = A.Num(self._sp(meta), int(c[0]))
-        return A.CardSel(self._sp(meta), "pick", "n", n, (), "", zones, in_param, played, filters, c[1])
+        return A.CardSel(self._sp(meta), "pick", "n", n, (), "", zones, in_param, played is True, filters, c[1],
+                         control=played == "control")
 
     def c_pick_random_n(self, meta, c):
         zones, in_param, played, filters = self._split(c[2:])
         t = c[0]
         n = A.Num(self._sp(meta), int(t)) if t.type == "INT" else A.Param(self._sp(meta), str(t))
-        return A.CardSel(self._sp(meta), "pick", "random n", n, (), "", zones, in_param, played, filters, c[1])
+        return A.CardSel(self._sp(meta), "pick", "random n", n, (), "", zones, in_param, played is True, filters, c[1],
+                         control=played == "control")
 
     def c_pick_named(self, meta, c):
         zones, in_param, played, filters = self._split(c[2:])
         n = A.Num(self._sp(meta), int(c[0]))
-        return A.CardSel(self._sp(meta), "pick", "n", n, (), _s(c[1]), zones, in_param, played, filters)
+        return A.CardSel(self._sp(meta), "pick", "n", n, (), _s(c[1]), zones, in_param, played is True, filters,
+                         control=played == "control")
 
     def c_all_named(self, meta, c):
         zones, in_param, played, filters = self._split(c[1:])
-        return A.CardSel(self._sp(meta), "pick", "all", None, (), _s(c[0]), zones, in_param, played, filters)
+        return A.CardSel(self._sp(meta), "pick", "all", None, (), _s(c[0]), zones, in_param, played is True, filters,
+                         control=played == "control")
 
     def q_one(self, meta, c):
         return ("one", None)
@@ -541,6 +549,9 @@ class _Builder(Transformer):
 
     def place_played(self, meta, c):
         return ("place", (), "", True)
+
+    def place_control(self, meta, c):
+        return ("place", (), "", "control")
 
     def cf_has(self, meta, c):
         return A.CardFilter(self._sp(meta), "has", tuple(c))
@@ -602,6 +613,12 @@ class _Builder(Transformer):
     def pr_face_up(self, meta, c):
         return ("face up", "", False)
 
+    def pr_yours(self, meta, c):
+        return ("yours", "", False)
+
+    def pr_not_yours(self, meta, c):
+        return ("not yours", "", False)
+
     def any_marked(self, meta, c):
         return A.AnyMarked(self._sp(meta), _s(c[0]), len(c) > 1)
 
@@ -647,6 +664,15 @@ class _Builder(Transformer):
 
     def highest(self, meta, c):
         return A.Highest(self._sp(meta), c[0], c[1])
+
+    def highest_of_cards(self, meta, c):
+        return A.Highest(self._sp(meta), c[0], None)
+
+    def max_(self, meta, c):
+        return A.MinMax(self._sp(meta), "max", c[0], c[1])
+
+    def min_(self, meta, c):
+        return A.MinMax(self._sp(meta), "min", c[0], c[1])
 
     def attr_of(self, meta, c):
         return A.AttrOf(self._sp(meta), c[0], c[1])

@@ -27,9 +27,13 @@ BUILTINS = {
     "reveal": "reveal {C: cards}",
     "play": "play {C: cards}",
     "take actions": "take actions",
+    "take control": "take control of {C: cards}",
 }
 
 SLOT_KINDS = ("number", "players", "cards", "zone", "type", "block")
+
+#: How specific a script is; a more specific script may replace an effect of a less specific one.
+RANK = {"ruleset": 0, "": 0, "game": 1, "expansion": 2, "variant": 3, "scenario": 4}
 
 #: Zones every game has: all components start in the box.
 IMPLICIT_ZONES = {"box": A.ZoneDecl(Span("<built-in>", 1, 1), "box", False, "hidden", False, False, False, False, "")}
@@ -185,6 +189,7 @@ def collect(scripts: list[A.Script]) -> tuple[Symbols, list[Diagnostic]]:
     sym = Symbols()
     diags: list[Diagnostic] = []
     seen_sigs: dict[str, EffectSig] = {}
+    prev_rank: dict[str, int] = {}
 
     def dup(kind: str, name: str, span: Span, first: Span) -> None:
         diags.append(error("CS203", f"{kind} {name!r} is defined twice", span,
@@ -229,11 +234,14 @@ def collect(scripts: list[A.Script]) -> tuple[Symbols, list[Diagnostic]]:
                     if isinstance(it, A.Slot) and it.type not in SLOT_KINDS:
                         diags.append(error("CS204", f"unknown parameter kind {it.type!r}", it.span,
                                            did_you_mean(it.type, SLOT_KINDS) or "use one of: " + ", ".join(SLOT_KINDS)))
-                prev = seen_sigs.get(sig.key + ("{block}" if sig.has_block else ""))
-                # A variant or expansion may replace an effect of its game; a game may not define one twice.
-                if prev is not None and kind not in ("variant", "expansion"):
+                k = sig.key + ("{block}" if sig.has_block else "")
+                prev = seen_sigs.get(k)
+                # A more specific script may replace an effect: a game refines its ruleset, an
+                # expansion or variant refines its game. The same kind may not define it twice.
+                if prev is not None and RANK.get(kind, 0) <= prev_rank.get(k, 0):
                     dup("effect", sig.display, item.span, prev.defn.span if prev.defn else item.span)
-                seen_sigs[sig.key + ("{block}" if sig.has_block else "")] = sig
+                seen_sigs[k] = sig
+                prev_rank[k] = RANK.get(kind, 0)
                 sym.effects.append(sig)
             elif isinstance(item, A.CardDef):
                 if item.name in sym.cards:

@@ -132,6 +132,8 @@ class Lowerer:
             kind = "param"
         elif sel.played:
             kind = "played"
+        elif sel.control:
+            kind = "control"
         elif kind == "pick" and not zones:
             self.err("CS204", "say where the cards come from (e.g. 'from your hand')", sel.span)
         return E.Cards(kind, sel.quantity, count, zones, sel.types, sel.name, tuple(filters), sel.in_param, purpose)
@@ -157,7 +159,14 @@ class Lowerer:
         if isinstance(e, A.SumAttr):
             return E.SumAttr(self.attr(e.attr, e.span), self.cards(e.cards, params))
         if isinstance(e, A.Highest):
-            return E.Highest(self.expr(e.expr, params), self.players(e.players, params))
+            if e.players is not None:
+                return E.Highest(self.expr(e.expr, params), self.players(e.players, params))
+            if not isinstance(e.expr, A.AttrOf):
+                self.err("CS204", "write 'highest ATTRIBUTE of CARDS' or 'highest EXPRESSION among PLAYERS'", e.span)
+                return E.Const(0)
+            return E.HighestAttr(self.attr(e.expr.attr, e.span), self.cards(e.expr.card, params))
+        if isinstance(e, A.MinMax):
+            return E.MinMax(e.op, self.expr(e.left, params), self.expr(e.right, params))
         if isinstance(e, A.AttrOf):
             return E.AttrOf(self.attr(e.attr, e.span), self.cards(e.card, params))
         if isinstance(e, A.CounterOf):
@@ -172,12 +181,15 @@ class Lowerer:
             return E.And(args) if c.op == "and" else E.Or(args) if c.op == "or" else E.Not(args[0])
         if isinstance(c, A.Is):
             if isinstance(c.subject, A.PlayerSel):
-                if c.pred in ("face down", "face up"):
-                    self.err("CS204", "players are not face up or face down", c.span)
+                if c.pred in ("face down", "face up", "yours", "not yours"):
+                    self.err("CS204", f"a player is not '{c.pred}': that is said of cards", c.span)
                     return E.Did(False)
                 test = E.PlayerMarked(self.players(c.subject, params), c.mark, c.this_turn)
             elif c.pred in ("face down", "face up"):
                 return E.FaceDown(self.cards(c.subject, params), c.pred == "face down")
+            elif c.pred in ("yours", "not yours"):
+                test = E.Owned(self.cards(c.subject, params))
+                return E.Not(test) if c.pred == "not yours" else test
             else:
                 test = E.CardMarked(self.cards(c.subject, params), c.mark, c.this_turn)
             return E.Not(test) if c.pred == "not marked" else test
@@ -337,6 +349,8 @@ class Lowerer:
             return E.Play(args["C"], self.play_zone)
         if b == "take actions":
             return E.TakeActions()
+        if b == "take control":
+            return E.TakeControl(args["C"])
         ue = self.user[sig.key + ("{block}" if sig.has_block else "")]
         return E.Call(ue, [(kind, args[name]) for name, kind, _ in m.bound])
 
@@ -428,7 +442,7 @@ class Lowerer:
     def trigger(self, ev: A.Event, body: A.Body) -> TriggerDef:
         self.trigger_uid += 1
         return TriggerDef(self.trigger_uid, ev.name, ev.first_time, ev.your_turn, self.body(body, {}),
-                          f"{ev.span.file}:{ev.span.line}")
+                          f"{ev.span.file}:{ev.span.line}", ev.of_this_card)
 
     def definition(self, sources: dict[str, str]) -> GameDefinition:
         sym = self.sym

@@ -60,6 +60,7 @@ class TriggerDef:
     your_turn: bool
     body: Effect
     source: str = ""  # file:line of the trigger, for runaway-chain messages
+    of_this_card: bool = False  # fires for the card the event is about, wherever it is
 
 
 @dataclass

@@ -155,6 +155,30 @@ class CounterValue(Node):
         return g.get(self.counter, p)
 
 
+class HighestAttr(Node):
+    """The highest value of an attribute among the selected cards (0 for none)."""
+
+    __slots__ = ("attr", "cards")
+
+    def __init__(self, attr: str, cards: Any):
+        self.attr, self.cards = attr, cards
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        vals = [int(g.card_attrs[c].get(self.attr, 0)) for c in self.cards.cards(g, ctx)]
+        return max(vals) if vals else 0
+
+
+class MinMax(Node):
+    __slots__ = ("op", "left", "right")
+
+    def __init__(self, op: str, left: Any, right: Any):
+        self.op, self.left, self.right = op, left, right
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        a, b = self.left.evaluate(g, ctx), self.right.evaluate(g, ctx)
+        return max(a, b) if self.op == "max" else min(a, b)
+
+
 class Highest(Node):
     __slots__ = ("expr", "players")
 
@@ -304,6 +328,19 @@ class HasWord(Node):
     def test(self, g: Game, ctx: Ctx) -> bool:
         cs = self.cards.cards(g, ctx)
         return bool(cs) and all(card_has(g, c, self.words) for c in cs)
+
+
+class Owned(Node):
+    """Every selected card belongs to the acting player ('it is yours')."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        cs = self.cards.cards(g, ctx)
+        return bool(cs) and all(g.owner[c] == ctx.you for c in cs)
 
 
 class HasHome(Node):
@@ -463,6 +500,10 @@ class Cards(Node):
             pool = list(ctx.vars[self.param])
         elif k == "played":
             pool = list(reversed(g.played_turn))
+        elif k == "control":
+            # Cards you control: your play zone, and cards you took control of this turn.
+            pool = [c for z in g.d.zones if z.play_zone for c in reversed(g.slots[g.slot(z.index, ctx.you)])]
+            pool += [c for c, p in g.controller.items() if p == ctx.you and c not in pool]
         else:
             pool = []
             for zr in self.zones:
@@ -987,6 +1028,23 @@ class _ActionValues(_ActionLabels):
 
     def __call__(self) -> list[int]:
         return [int(self.g.card_attrs[c].get("cost", 0)) if c is not None else 0 for _, c in self.options]
+
+
+class TakeControl(Node):
+    """``take control of C``: until the end of the turn the acting player controls the
+    cards where they are; no card moves and nobody gains it."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        cs = self.cards.cards(g, ctx)
+        for c in cs:
+            g.controller[c] = ctx.you
+            ctx.it = c
+        return len(cs)
 
 
 class TakeActions(Node):

@@ -245,7 +245,10 @@ class Game:
         self.rigged: list[tuple[str, list[Any]]] = []
         self.event_counts: dict[tuple[str, int], int] = {}
         # Only events some card listens to need a scan of the active zones.
-        self.trigger_events = frozenset(t.event for ct in d.cards for t in ct.triggers)
+        self.trigger_events = frozenset(t.event for ct in d.cards for t in ct.triggers if not t.of_this_card)
+        self.self_events = frozenset(t.event for ct in d.cards for t in ct.triggers if t.of_this_card)
+        #: cards a player controls outside their play zone, for this turn
+        self.controller: dict[int, int] = {}
         self.active_zones = [z for z in d.zones if z.active]
         self.counter_per_player = [c.per_player for c in d.counters]
         words = [ct.types | ct.keywords for ct in d.cards]
@@ -452,13 +455,17 @@ class Game:
             raise RunawayError(f"trigger chain deeper than {MAX_TRIGGER_DEPTH} at event {name!r}", self.chain[-8:])
         for trig in self.d.rules.get(name, ()):
             self._fire(trig, -1, player, it)
+        if it is not None and name in self.self_events:
+            for trig in self.d.cards[self.card_type[it]].triggers:
+                if trig.of_this_card and trig.event == name:
+                    self._fire(trig, it, player, it)
         if name not in self.trigger_events:
             return
         for z in self.active_zones:
             slot = self.zone_base[z.index] + (player if z.per_player else 0)
             for card in list(self.slots[slot]):
                 for trig in self.d.cards[self.card_type[card]].triggers:
-                    if trig.event == name:
+                    if trig.event == name and not trig.of_this_card:
                         self._fire(trig, card, player, it)
 
     def _fire(self, trig: TriggerDef, card: int, player: int, it: int | None) -> None:
@@ -489,6 +496,7 @@ class Game:
         self.active = player
         self.turn += 1
         self.event_counts.clear()
+        self.controller.clear()
         self.turn_pmarks.clear()
         self.turn_cmarks.clear()
         self.fired.clear()

@@ -154,3 +154,18 @@ def test_diagnostics_doc_is_generated_from_the_code_table():
 
     assert Path("docs/diagnostics.md").read_text(encoding="utf-8") == diagnostics_markdown(), \
         "run: python -m dsl.diagnostics"
+
+
+def test_a_game_may_replace_an_effect_of_its_ruleset(tmp_path):
+    from dsl.compiler import to_ir
+
+    (tmp_path / "lib.rules").write_text('ruleset "lib"\ncounter power: per player, 0\neffect zap:\n  +2 power\n')
+    game = GAME.replace("counter power: per player, 0\n", "").replace('players 2 to 2\n', 'players 2 to 2\nuses "lib.rules"\n')
+    (tmp_path / "game.rules").write_text(game + 'effect zap:\n  +1 power\ncard "Z": hero\n  play: zap\n')
+    d, diags, _ = compile_game(str(tmp_path))
+    assert [x for x in diags if x.severity == "error"] == []
+    (card,) = [c for c in to_ir(d)["cards"] if c["name"] == "Z"]
+    call = card["abilities"]["play"]["Seq"]["stmts"][0]["Call"]
+    assert call["effect"] == "zap"
+    body = to_ir(d)["effects"]["zap"]["body"]
+    assert body["Seq"]["stmts"][0]["CounterAdd"]["amount"] == {"Const": {"value": 1}}
