@@ -82,11 +82,13 @@ class MarkFilter(Node):
 
 
 class ZoneRef(Node):
-    """owner: you | them | shared | of | owner | home. ``player`` is set for owner 'of'."""
+    """owner: you | them | shared | of | owner | home | card. ``player`` is set for owner
+    'of' ('the hand of each foe'), ``card`` for a per-card zone ('the markers of it')."""
 
     owner: str
     name: str
     player: PlayerSel | None = None
+    card: "CardSel | None" = None
 
 
 class CardFilter(Node):
@@ -167,10 +169,11 @@ class AttrOf(Node):
 
 
 class CounterOf(Node):
-    """owner: you | them | shared."""
+    """owner: you | them | shared | card (then ``cards`` is set)."""
 
     owner: str
     name: str
+    cards: "CardSel | None" = None
 
 
 class BinOp(Node):
@@ -322,16 +325,20 @@ class Repeat(Node):
 
 
 class CounterAdd(Node):
+    """``+N counter [for PLAYERS]`` or, for a per-card counter, ``+N counter on CARDS``."""
+
     sign: int
     amount: Expr
     counter: str
     player: PlayerSel | None = None
+    cards: "CardSel | None" = None
 
 
 class CounterSet(Node):
-    owner: str
+    owner: str  # you | them | shared | card
     counter: str
     value: Expr
+    cards: "CardSel | None" = None
 
 
 class Mark(Node):
@@ -419,6 +426,7 @@ class ZoneDecl(Node):
     active: bool
     play_zone: bool
     refill_from: str
+    per_card: bool = False
 
 
 class CounterDecl(Node):
@@ -427,6 +435,7 @@ class CounterDecl(Node):
     initial: int
     low: int | None
     high: int | None
+    per_card: bool = False
 
 
 class EffectDef(Node):
@@ -469,6 +478,7 @@ class CardDef(Node):
     home: str
     abilities: tuple[Ability, ...]
     triggers: tuple[Trigger, ...]
+    faces: tuple[str, ...] = ()
 
 
 class Rule(Node):

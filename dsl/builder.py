@@ -105,10 +105,14 @@ class _Builder(Transformer):
             raise CompileError([error("CS209", f"zone {c[0]!s} is {' and '.join(seen)}: choose one", self._sp(meta))])
         vis = seen[0] if seen else "public"
         return A.ZoneDecl(self._sp(meta), str(c[0]), "per_player" in props, vis, "face_down" in props,
-                          "stack" in props, "active" in props, "play_zone" in props, props.get("refill_from", ""))
+                          "stack" in props, "active" in props, "play_zone" in props, props.get("refill_from", ""),
+                          "per_card" in props)
 
     def per_player(self, meta, c):
         return ("per_player", True)
+
+    def per_card(self, meta, c):
+        return ("per_card", True)
 
     def shared(self, meta, c):
         return ("shared", True)
@@ -140,7 +144,8 @@ class _Builder(Transformer):
     def counter(self, meta, c):
         props = dict(p for p in c[1:])
         lo, hi = props.get("bounds", (None, None))
-        return A.CounterDecl(self._sp(meta), str(c[0]), "per_player" in props, props.get("initial", lo or 0), lo, hi)
+        return A.CounterDecl(self._sp(meta), str(c[0]), "per_player" in props, props.get("initial", lo or 0), lo, hi,
+                             "per_card" in props)
 
     def initial(self, meta, c):
         return ("initial", c[0])
@@ -155,7 +160,7 @@ class _Builder(Transformer):
     # ------------------------------------------------------------ cards
     def card(self, meta, c):
         name = _s(c[0])
-        words, attrs, printings, home = [], [], [], ""
+        words, attrs, printings, home, faces = [], [], [], "", ()
         for p in c[1:-1]:
             kind = p[0]
             if kind == "word":
@@ -166,9 +171,12 @@ class _Builder(Transformer):
                 printings.append(p[1])
             elif kind == "home":
                 home = p[1]
+            elif kind == "faces":
+                faces = p[1]
         abilities = tuple(x for x in c[-1] if isinstance(x, A.Ability))
         triggers = tuple(x for x in c[-1] if isinstance(x, A.Trigger))
-        return A.CardDef(self._sp(meta), name, tuple(words), tuple(attrs), tuple(printings), home, abilities, triggers)
+        return A.CardDef(self._sp(meta), name, tuple(words), tuple(attrs), tuple(printings), home, abilities, triggers,
+                         faces)
 
     def card_flag(self, meta, c):
         return ("word", c[0], self._sp(meta))
@@ -188,6 +196,9 @@ class _Builder(Transformer):
 
     def card_home(self, meta, c):
         return ("home", str(c[0]))
+
+    def card_faces(self, meta, c):
+        return ("faces", tuple(_s(x) for x in c))
 
     def card_body(self, meta, c):
         return list(c)
@@ -276,6 +287,9 @@ class _Builder(Transformer):
     def rig_shuffle(self, meta, c):
         return A.Rig(self._sp(meta), "shuffle", tuple(_s(x) for x in c))
 
+    def rig_roll(self, meta, c):
+        return A.Rig(self._sp(meta), "roll", tuple(_s(x) for x in c))
+
     def rig_random(self, meta, c):
         return A.Rig(self._sp(meta), "random", tuple(c))
 
@@ -359,7 +373,14 @@ class _Builder(Transformer):
 
     def counter_set(self, meta, c):
         ref: A.CounterOf = c[0]
-        return A.CounterSet(self._sp(meta), ref.owner, ref.name, c[1])
+        return A.CounterSet(self._sp(meta), ref.owner, ref.name, c[1], ref.cards)
+
+    def card_counter_add(self, meta, c):
+        sign = -1 if c[0] == "-" else 1
+        return A.CounterAdd(self._sp(meta), sign, c[1], c[2], None, c[3])
+
+    def card_counter(self, meta, c):
+        return A.CounterOf(self._sp(meta), "card", c[0], c[1])
 
     def mark(self, meta, c):
         return A.Mark(self._sp(meta), c[0], _s(c[1]), len(c) > 2)
@@ -578,6 +599,9 @@ class _Builder(Transformer):
     def z_of(self, meta, c):
         return A.ZoneRef(self._sp(meta), "of", str(c[0]), c[1])
 
+    def z_of_card(self, meta, c):
+        return A.ZoneRef(self._sp(meta), "card", str(c[0]), None, c[1])
+
     def z_owner(self, meta, c):
         return A.ZoneRef(self._sp(meta), "owner", str(c[0]))
 
@@ -618,6 +642,9 @@ class _Builder(Transformer):
 
     def pr_not_yours(self, meta, c):
         return ("not yours", "", False)
+
+    def pr_showing(self, meta, c):
+        return ("showing", _s(c[0]), False)
 
     def any_marked(self, meta, c):
         return A.AnyMarked(self._sp(meta), _s(c[0]), len(c) > 1)

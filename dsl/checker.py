@@ -28,6 +28,7 @@ BUILTINS = {
     "play": "play {C: cards}",
     "take actions": "take actions",
     "take control": "take control of {C: cards}",
+    "roll": "roll {C: cards}",
 }
 
 SLOT_KINDS = ("number", "players", "cards", "zone", "type", "block")

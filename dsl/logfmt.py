@@ -57,7 +57,10 @@ def format_entry(e: dict[str, Any], quiet_events: frozenset[str] | set[str], qui
         if e["counter"] in quiet_counters:
             return None
         sign = "+" if e["delta"] > 0 else "−"
-        return f"  {player(e['player'])} {e['counter']} {sign}{abs(e['delta'])} → {e['value']}"
+        who = e["card"] if "card" in e else player(e["player"])
+        return f"  {who} {e['counter']} {sign}{abs(e['delta'])} → {e['value']}"
+    if t == "roll":
+        return f"    {e['die']} → {e['face']}"
     if t == "flip":
         return f"  {e['card']} is turned {'face up' if e['face_up'] else 'face down'}"
     if t == "reveal":

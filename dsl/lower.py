@@ -57,12 +57,16 @@ class Lowerer:
         return self.counter_index[name]
 
     def counter_owned(self, owner: str, name: str, span: Any, write: bool = False) -> int:
-        """A counter read or set as 'your X' / 'their X' (per player) or 'the X' (shared)."""
+        """A counter read or set as 'your X' / 'their X' (per player), 'the X' (shared) or
+        'X of CARD' (per card)."""
         idx = self.counter(name, span)
         if write and idx < 0:
             self.err("CS204", f"{name!r} is read-only", span)
         decl = self.sym.counters.get(name)
-        if decl is not None:
+        if decl is not None and (owner == "card") != decl.per_card:
+            self.err("CS204", f"counter {name!r} is one per card: say '{name} of CARD'" if decl.per_card
+                     else f"counter {name!r} is not one per card", span)
+        elif decl is not None and owner != "card":
             if owner == "shared" and decl.per_player:
                 self.err("CS204", f"counter {name!r} belongs to each player: say 'your {name}' or 'their {name}'", span)
             elif owner != "shared" and not decl.per_player:
@@ -78,8 +82,8 @@ class Lowerer:
                 self.unknown("type, keyword or label", w, span, known)
 
     def attr(self, name: str, span: Any) -> str:
-        if name != "name" and name not in self.sym.attributes:
-            self.unknown("attribute", name, span, list(self.sym.attributes) + ["name"])
+        if name not in ("name", "face") and name not in self.sym.attributes:
+            self.unknown("attribute", name, span, list(self.sym.attributes) + ["name", "face"])
         return name
 
     # ------------------------------------------------------------ selectors
@@ -96,6 +100,14 @@ class Lowerer:
             return E.ZoneRef("home", -1)
         idx = self.zone(z.name, z.span)
         zd = list(self.sym.zones.values())[idx] if self.zone_index else None
+        if zd is not None and z.name in self.zone_index and (z.owner == "card") != zd.per_card:
+            if zd.per_card:
+                self.err("CS204", f"zone {z.name!r} is one per card: say 'the {z.name} of CARD'", z.span)
+            else:
+                self.err("CS204", f"zone {z.name!r} is not one per card", z.span)
+            return E.ZoneRef("shared", idx)
+        if z.owner == "card":
+            return E.ZoneRef("card", idx, self.cards(z.card, params))
         if zd is not None and z.owner in ("you", "them", "owner", "of") and not zd.per_player and z.name in self.zone_index:
             self.err("CS204", f"zone {z.name!r} is shared: say 'the {z.name}'", z.span)
         if zd is not None and z.owner == "shared" and zd.per_player:
@@ -168,6 +180,9 @@ class Lowerer:
         if isinstance(e, A.MinMax):
             return E.MinMax(e.op, self.expr(e.left, params), self.expr(e.right, params))
         if isinstance(e, A.AttrOf):
+            decl = self.sym.counters.get(e.attr)
+            if decl is not None and decl.per_card:
+                return E.CardCounter(self.counter_index[e.attr], self.cards(e.card, params))
             return E.AttrOf(self.attr(e.attr, e.span), self.cards(e.card, params))
         if isinstance(e, A.CounterOf):
             return E.CounterValue(e.owner, self.counter_owned(e.owner, e.name, e.span))
@@ -181,12 +196,14 @@ class Lowerer:
             return E.And(args) if c.op == "and" else E.Or(args) if c.op == "or" else E.Not(args[0])
         if isinstance(c, A.Is):
             if isinstance(c.subject, A.PlayerSel):
-                if c.pred in ("face down", "face up", "yours", "not yours"):
+                if c.pred in ("face down", "face up", "yours", "not yours", "showing"):
                     self.err("CS204", f"a player is not '{c.pred}': that is said of cards", c.span)
                     return E.Did(False)
                 test = E.PlayerMarked(self.players(c.subject, params), c.mark, c.this_turn)
             elif c.pred in ("face down", "face up"):
                 return E.FaceDown(self.cards(c.subject, params), c.pred == "face down")
+            elif c.pred == "showing":
+                return E.Showing(self.cards(c.subject, params), c.mark)
             elif c.pred in ("yours", "not yours"):
                 test = E.Owned(self.cards(c.subject, params))
                 return E.Not(test) if c.pred == "not yours" else test
@@ -248,11 +265,17 @@ class Lowerer:
             idx = self.counter(s.counter, s.span)
             if idx < 0:
                 self.err("CS204", f"{s.counter!r} is read-only", s.span)
+            decl = self.sym.counters.get(s.counter)
+            if decl is not None and decl.per_card != (s.cards is not None):
+                self.err("CS204", f"counter {s.counter!r} is one per card: write '+N {s.counter} on CARDS'"
+                         if decl.per_card else f"counter {s.counter!r} is not one per card", s.span)
             players = self.players(s.player, params) if s.player is not None else None
-            return E.CounterAdd(idx, s.sign, self.expr(s.amount, params), players)
+            cards = self.cards(s.cards, params) if s.cards is not None else None
+            return E.CounterAdd(idx, s.sign, self.expr(s.amount, params), players, cards)
         if isinstance(s, A.CounterSet):
+            cards = self.cards(s.cards, params) if s.cards is not None else None
             return E.CounterSet(self.counter_owned(s.owner, s.counter, s.span, write=True), s.owner,
-                                self.expr(s.value, params))
+                                self.expr(s.value, params), cards)
         if isinstance(s, A.Mark):
             if isinstance(s.target, A.PlayerSel):
                 return E.MarkPlayers(self.players(s.target, params), s.mark, s.this_turn, not s.unmark)
@@ -351,6 +374,8 @@ class Lowerer:
             return E.TakeActions()
         if b == "take control":
             return E.TakeControl(args["C"])
+        if b == "roll":
+            return E.Roll(args["C"])
         ue = self.user[sig.key + ("{block}" if sig.has_block else "")]
         return E.Call(ue, [(kind, args[name]) for name, kind, _ in m.bound])
 
@@ -416,7 +441,7 @@ class Lowerer:
             self._calls_from = None
         keywords = frozenset(self.keyword_closure(direct) | set(abilities))
         ct = CardType(cd.name, index, frozenset(types), keywords, attrs, abilities, passive, tuple(triggers), home,
-                      source=f"{cd.span.file}:{cd.span.line}")
+                      source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces)
         printings = []
         for pr in cd.printings or (A.Printing(cd.span, 1, ()),):
             pattrs = dict(attrs)
@@ -448,9 +473,9 @@ class Lowerer:
         sym = self.sym
         self.effects()
         zones = [ZoneDef(z.name, i, z.per_player, z.visibility, z.face_down, z.stack, z.active, z.play_zone,
-                         self.zone(z.refill_from, z.span) if z.refill_from else -1)
+                         self.zone(z.refill_from, z.span) if z.refill_from else -1, z.per_card)
                  for i, z in enumerate(sym.zones.values())]
-        counters = [CounterDef(c.name, i, c.per_player, c.initial, c.low, c.high)
+        counters = [CounterDef(c.name, i, c.per_player, c.initial, c.low, c.high, c.per_card)
                     for i, c in enumerate(sym.counters.values())]
         cards, printings = [], []
         for i, cd in enumerate(sym.cards.values()):

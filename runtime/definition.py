@@ -29,6 +29,7 @@ class ZoneDef:
     active: bool
     play_zone: bool
     refill_from: int  # zone index, -1 for none
+    per_card: bool = False  # one slot per component ("the markers of it")
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class CounterDef:
     initial: int
     low: int | None
     high: int | None
+    per_card: bool = False  # one value per component ("damage of it")
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,7 @@ class CardType:
     home: int
     text: str = ""
     source: str = ""
+    faces: tuple[str, ...] = ()  # a die's faces; 'roll' shows one of them
 
 
 @dataclass(frozen=True)

@@ -137,6 +137,8 @@ class AttrOf(Node):
             return 0
         if self.attr == "name":
             return g.card_name(cards[0])
+        if self.attr == "face":
+            return g.face_value[cards[0]] or ""
         return g.card_attrs[cards[0]].get(self.attr, 0)
 
 
@@ -177,6 +179,19 @@ class MinMax(Node):
     def evaluate(self, g: Game, ctx: Ctx) -> int:
         a, b = self.left.evaluate(g, ctx), self.right.evaluate(g, ctx)
         return max(a, b) if self.op == "max" else min(a, b)
+
+
+class CardCounter(Node):
+    """A per-card counter of the first selected card ('damage of it'); 0 when none."""
+
+    __slots__ = ("counter", "cards")
+
+    def __init__(self, counter: int, cards: Any):
+        self.counter, self.cards = counter, cards
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        cs = self.cards.cards(g, ctx)
+        return g.get(self.counter, cs[0]) if cs else 0
 
 
 class Highest(Node):
@@ -330,6 +345,19 @@ class HasWord(Node):
         return bool(cs) and all(card_has(g, c, self.words) for c in cs)
 
 
+class Showing(Node):
+    """Every selected die shows the face ('it is showing "bat"')."""
+
+    __slots__ = ("cards", "face")
+
+    def __init__(self, cards: Any, face: str):
+        self.cards, self.face = cards, face
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        cs = self.cards.cards(g, ctx)
+        return bool(cs) and all(g.face_value[c] == self.face for c in cs)
+
+
 class Owned(Node):
     """Every selected card belongs to the acting player ('it is yours')."""
 
@@ -398,7 +426,8 @@ def card_has(g: Game, card: int, words: tuple[str, ...]) -> bool:
 
 # ====================================================================== zones
 class ZoneRef(Node):
-    """owner: you | them | shared | owner (of the bound card) | home (of the bound card) | of."""
+    """owner: you | them | shared | owner (of the bound card) | home (of the bound card) | of
+    (``players`` selects whose) | card (a per-card zone; ``players`` holds the card selector)."""
 
     __slots__ = ("owner", "zone", "players")
 
@@ -415,6 +444,8 @@ class ZoneRef(Node):
             return [g.zone_base[self.zone] + (ctx.them if ctx.them is not None else ctx.you)]
         if o == "of":
             return [g.slot(self.zone, p) for p in self.players.players(g, ctx)]
+        if o == "card":
+            return [g.zone_base[self.zone] + c for c in self.players.cards(g, ctx)]
         card = ctx.it
         if card is None:
             return []
@@ -719,27 +750,34 @@ class Choose(Node):
 
 
 class CounterAdd(Node):
-    __slots__ = ("counter", "sign", "amount", "players")
+    """``+N counter [for PLAYERS]``; for a per-card counter ``cards`` selects the cards."""
 
-    def __init__(self, counter: int, sign: int, amount: Any, players: Any = None):
-        self.counter, self.sign, self.amount, self.players = counter, sign, amount, players
+    __slots__ = ("counter", "sign", "amount", "players", "cards")
+
+    def __init__(self, counter: int, sign: int, amount: Any, players: Any = None, cards: Any = None):
+        self.counter, self.sign, self.amount, self.players, self.cards = counter, sign, amount, players, cards
 
     def run(self, g: Game, ctx: Ctx) -> int:
         delta = self.sign * self.amount.evaluate(g, ctx)
+        if self.cards is not None:
+            return sum(abs(g.change(self.counter, c, delta)) for c in self.cards.cards(g, ctx))
         if self.players is None:
             return abs(g.change(self.counter, ctx.you, delta))
         return sum(abs(g.change(self.counter, p, delta)) for p in self.players.players(g, ctx))
 
 
 class CounterSet(Node):
-    __slots__ = ("counter", "owner", "value")
+    __slots__ = ("counter", "owner", "value", "cards")
 
-    def __init__(self, counter: int, owner: str, value: Any):
-        self.counter, self.owner, self.value = counter, owner, value
+    def __init__(self, counter: int, owner: str, value: Any, cards: Any = None):
+        self.counter, self.owner, self.value, self.cards = counter, owner, value, cards
 
     def run(self, g: Game, ctx: Ctx) -> int:
+        v = self.value.evaluate(g, ctx)
+        if self.cards is not None:
+            return sum(abs(g.set(self.counter, c, v)) for c in self.cards.cards(g, ctx))
         p = ctx.you if self.owner == "you" else ctx.them if self.owner == "them" else 0
-        return abs(g.set(self.counter, p, self.value.evaluate(g, ctx)))
+        return abs(g.set(self.counter, p, v))
 
 
 class MarkPlayers(Node):
@@ -1028,6 +1066,24 @@ class _ActionValues(_ActionLabels):
 
     def __call__(self) -> list[int]:
         return [int(self.g.card_attrs[c].get("cost", 0)) if c is not None else 0 for _, c in self.options]
+
+
+class Roll(Node):
+    """``roll DICE``: each selected die shows one of its faces at random (or as rigged)."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        n = 0
+        for c in self.cards.cards(g, ctx):
+            if g.d.cards[g.card_type[c]].faces:
+                g.roll(c)
+                ctx.it = c
+                n += 1
+        return n
 
 
 class TakeControl(Node):

@@ -193,30 +193,7 @@ class Game:
         self.logging = log
         self.log: list[dict[str, Any]] = []
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
-        # zones
-        self.zone_base: list[int] = []
-        slot = 0
-        self.slot_zone: list[int] = []
-        self.slot_owner: list[int] = []
-        for z in d.zones:
-            self.zone_base.append(slot)
-            count = seats if z.per_player else 1
-            for p in range(count):
-                self.slot_zone.append(z.index)
-                self.slot_owner.append(p if z.per_player else -1)
-            slot += count
-        self.slots: list[list[int]] = [[] for _ in range(slot)]
-        # counters
-        self.counter_base: list[int] = []
-        cslot = 0
-        for c in d.counters:
-            self.counter_base.append(cslot)
-            cslot += seats if c.per_player else 1
-        self.values: list[int] = [0] * cslot
-        for c in d.counters:
-            for p in range(seats if c.per_player else 1):
-                self.values[self.counter_base[c.index] + p] = c.initial
-        # components
+        # components (numbered first: per-card zones and counters need their count)
         self.card_type: list[int] = []
         self.card_attrs: list[dict[str, Any]] = []
         for pr in d.printings:
@@ -224,8 +201,35 @@ class Game:
                 self.card_type.append(pr.card.index)
                 self.card_attrs.append(pr.attrs)
         ncards = len(self.card_type)
+        # zones: slot = zone_base[z] + seat (per player) / + card (per card) / + 0 (shared)
+        self.zone_base: list[int] = []
+        slot = 0
+        self.slot_zone: list[int] = []
+        self.slot_owner: list[int] = []
+        self.slot_card: list[int] = []
+        for z in d.zones:
+            self.zone_base.append(slot)
+            count = seats if z.per_player else ncards if z.per_card else 1
+            for p in range(count):
+                self.slot_zone.append(z.index)
+                self.slot_owner.append(p if z.per_player else -1)
+                self.slot_card.append(p if z.per_card else -1)
+            slot += count
+        self.slots: list[list[int]] = [[] for _ in range(slot)]
+        # counters: the same layout
+        self.counter_base: list[int] = []
+        cslot = 0
+        for c in d.counters:
+            self.counter_base.append(cslot)
+            cslot += seats if c.per_player else ncards if c.per_card else 1
+        self.values: list[int] = [0] * cslot
+        for c in d.counters:
+            for p in range(seats if c.per_player else ncards if c.per_card else 1):
+                self.values[self.counter_base[c.index] + p] = c.initial
         self.owner: list[int] = [-1] * ncards
         self.face_up: list[bool] = [not d.zones[d.box_zone].face_down] * ncards
+        #: the face a die shows (None until rolled)
+        self.face_value: list[str | None] = [None] * ncards
         box = self.zone_base[d.box_zone]
         self.slots[box] = list(range(ncards))
         self.loc: list[int] = [box] * ncards
@@ -250,7 +254,7 @@ class Game:
         #: cards a player controls outside their play zone, for this turn
         self.controller: dict[int, int] = {}
         self.active_zones = [z for z in d.zones if z.active]
-        self.counter_per_player = [c.per_player for c in d.counters]
+        self.counter_per_player = [c.per_player or c.per_card for c in d.counters]
         words = [ct.types | ct.keywords for ct in d.cards]
         self.card_words = [words[t] for t in self.card_type]
 
@@ -261,6 +265,8 @@ class Game:
     def slot_name(self, slot: int) -> str:
         z = self.d.zones[self.slot_zone[slot]]
         owner = self.slot_owner[slot]
+        if self.slot_card[slot] >= 0:
+            return f"{z.name} of {self.card_name(self.slot_card[slot])}"
         return f"P{owner + 1} {z.name}" if owner >= 0 else z.name
 
     # ------------------------------------------------------------ logging
@@ -328,6 +334,23 @@ class Game:
                 top.append(c)
             cards[:] = [c for c in cards if c not in top] + top[::-1]
 
+    def roll(self, die: int) -> str:
+        """Roll one die: a random face (or the next rigged one). Returns the face."""
+        faces = self.d.cards[self.card_type[die]].faces
+        if self.rigged and self.rigged[0][0] == "roll":
+            wanted = self.rigged[0][1]
+            face = wanted.pop(0)
+            if not wanted:
+                self.rigged.pop(0)
+            if face not in faces:
+                raise RigError(f"{self.card_name(die)} has no face {face!r}: its faces are {list(faces)}")
+        else:
+            face = self.rng.choice(faces)
+        self.face_value[die] = face
+        if self.logging:
+            self.emit_log({"t": "roll", "die": self.card_name(die), "id": die, "face": face})
+        return face
+
     def pick_random(self, pool: list[int], n: int) -> list[int]:
         """``n`` distinct cards of ``pool`` at random (or as rigged by a scenario)."""
         if self.rigged and self.rigged[0][0] == "random":
@@ -350,8 +373,9 @@ class Game:
 
     # ------------------------------------------------------------ counters
     def counter_slot(self, counter: int, player: int) -> int:
+        """The value slot of a counter; ``player`` is a card id for per-card counters."""
         c = self.d.counters[counter]
-        return self.counter_base[counter] + (player if c.per_player else 0)
+        return self.counter_base[counter] + (player if c.per_player or c.per_card else 0)
 
     def get(self, counter: int, player: int) -> int:
         v = self.values[self.counter_base[counter] + (player if self.counter_per_player[counter] else 0)]
@@ -380,7 +404,12 @@ class Game:
             new = c.low
         self.values[i] = new
         if new != old and self.logging:
-            self.emit_log({"t": "counter", "player": player, "counter": c.name, "delta": new - old, "value": new})
+            entry: dict[str, Any] = {"t": "counter", "counter": c.name, "delta": new - old, "value": new}
+            if c.per_card:
+                entry["card"] = self.card_name(player)
+            else:
+                entry["player"] = player
+            self.emit_log(entry)
         return new - old
 
     def set(self, counter: int, player: int, value: int) -> int:

@@ -169,3 +169,15 @@ def test_a_game_may_replace_an_effect_of_its_ruleset(tmp_path):
     assert call["effect"] == "zap"
     body = to_ir(d)["effects"]["zap"]["body"]
     assert body["Seq"]["stmts"][0]["CounterAdd"]["amount"] == {"Const": {"value": 1}}
+
+
+def test_per_card_counter_needs_a_card(tmp_path):
+    errs, _ = _check(tmp_path, 'counter damage: per card, 0\ncard "Punch": hero\n  play: +1 damage\n')
+    (d,) = errs
+    assert d.code == "CS204" and "+N damage on CARDS" in d.message
+
+
+def test_per_card_zone_needs_a_card(tmp_path):
+    errs, _ = _check(tmp_path, 'zone markers: per card\ncard "Punch": hero\n  play: move it to the markers\n')
+    (d,) = errs
+    assert d.code == "CS204" and "the markers of CARD" in d.message
