@@ -237,11 +237,17 @@ class WinnerIs(Node):
     players: PlayerSel
 
 
+class OutcomeIs(Node):
+    """'outcome is "TEXT"': the scored game's co-operative outcome."""
+
+    text: str
+
+
 class GameOverCond(Node):
     """'game over': the game has ended (by an end condition or 'end game')."""
 
 
-Cond = Union[Compare, Is, AnyMarked, Did, ZoneEmpty, Has, HasHome, BoolOp, Emitted, WinnerIs, GameOverCond]
+Cond = Union[Compare, Is, AnyMarked, Did, ZoneEmpty, Has, HasHome, BoolOp, Emitted, WinnerIs, GameOverCond, OutcomeIs]
 
 
 # ---------------------------------------------------------------- calls and statements
@@ -511,6 +517,13 @@ class Score(Node):
     body: Body
 
 
+class Outcome(Node):
+    """``outcome "TEXT" when COND``: read after scoring; the first that holds is the result."""
+
+    text: str
+    cond: Cond
+
+
 class TieBreak(Node):
     exprs: tuple[Expr, ...]
 
@@ -564,7 +577,7 @@ class Quiet(Node):
 
 
 Item = Union[Header, Uses, Players, Types, Attribute, Abilities, Passive, ZoneDecl, CounterDecl, EffectDef,
-             CardDef, Rule, Setup, Turn, Action, EndWhen, Score, TieBreak, Expect, Answers, DoStep, Seed,
+             CardDef, Rule, Setup, Turn, Action, EndWhen, Score, Outcome, TieBreak, Expect, Answers, DoStep, Seed,
              NextTurn, Finish, ActiveSeat, Rig, Quiet]
 
 

@@ -246,6 +246,9 @@ class _Builder(Transformer):
     def score(self, meta, c):
         return A.Score(self._sp(meta), c[0])
 
+    def outcome(self, meta, c):
+        return A.Outcome(self._sp(meta), _s(c[0]), c[1])
+
     def tie_break(self, meta, c):
         return A.TieBreak(self._sp(meta), tuple(c))
 
@@ -303,6 +306,9 @@ class _Builder(Transformer):
 
     def emitted(self, meta, c):
         return A.Emitted(self._sp(meta), _s(c[0]), c[1] if len(c) > 1 else None)
+
+    def outcome_is(self, meta, c):
+        return A.OutcomeIs(self._sp(meta), _s(c[0]))
 
     def game_over(self, meta, c):
         return A.GameOverCond(self._sp(meta))

@@ -84,6 +84,7 @@ class Symbols:
     end_whens: list[A.EndWhen] = field(default_factory=list)
     score: A.Score | None = None
     tie_break: A.TieBreak | None = None
+    outcomes: list[A.Outcome] = field(default_factory=list)
     scenario_steps: list[Any] = field(default_factory=list)
     quiet_events: list[str] = field(default_factory=list)
     quiet_counters: list[tuple[str, Span]] = field(default_factory=list)
@@ -262,6 +263,8 @@ def collect(scripts: list[A.Script]) -> tuple[Symbols, list[Diagnostic]]:
                 sym.score = item
             elif isinstance(item, A.TieBreak):
                 sym.tie_break = item
+            elif isinstance(item, A.Outcome):
+                sym.outcomes.append(item)
             elif isinstance(item, (A.Expect, A.Answers, A.DoStep, A.Seed, A.NextTurn, A.Finish, A.ActiveSeat, A.Rig)):
                 sym.scenario_steps.append(item)
             elif isinstance(item, A.Quiet):

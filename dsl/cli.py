@@ -279,6 +279,8 @@ def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
         table.add_row(str(place), f"P{p + 1}{mark}", bots[p], str(result.scores[p]),
                       ", ".join(str(v) for v in result.tie_values[p]))
     Console().print(table)
+    if result.outcome:
+        click.echo(f"Outcome: {result.outcome}")
 
 
 # ---------------------------------------------------------------- simulate
@@ -305,6 +307,7 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
     wins_seat: Counter[int] = Counter()
     wins_bot: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
+    outcomes: Counter[str] = Counter()
     turns: list[int] = []
     decisions: list[int] = []
     t0 = time.perf_counter()
@@ -317,6 +320,8 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
                 wins_seat[w] += share
                 wins_bot[names[w]] += share
             reasons[res.reason] += 1
+            if res.outcome:
+                outcomes[res.outcome] += 1
             turns.append(res.turns)
             decisions.append(res.decisions)
             progress.advance(task)
@@ -329,6 +334,7 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
         "turns_mean": round(sum(turns) / games, 2), "turns_max": max(turns),
         "decisions_per_game": round(sum(decisions) / games, 1),
         "end_reasons": dict(sorted(reasons.items())),
+        "outcomes": dict(sorted(outcomes.items())),
     }
     if as_json:
         click.echo(json.dumps(summary, indent=2))
@@ -364,6 +370,14 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
     for k, v in sorted(reasons.items()):
         r.add_row(k, str(v))
     console.print(r)
+    if outcomes:
+        o = Table(title="outcomes")
+        o.add_column("outcome")
+        o.add_column("games", justify="right")
+        o.add_column("%", justify="right")
+        for text in [t for t, _ in d.outcomes if t in outcomes]:
+            o.add_row(text, str(outcomes[text]), f"{100 * outcomes[text] / games:.1f}")
+        console.print(o)
 
 
 # ---------------------------------------------------------------- test

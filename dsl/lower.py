@@ -226,6 +226,10 @@ class Lowerer:
             return E.Emitted(c.event, self.players(c.player, params) if c.player is not None else None)
         if isinstance(c, A.GameOverCond):
             return E.IsOver()
+        if isinstance(c, A.OutcomeIs):
+            if c.text not in {o.text for o in self.sym.outcomes}:
+                self.unknown("outcome", c.text, c.span, [o.text for o in self.sym.outcomes])
+            return E.OutcomeIs(c.text)
         if isinstance(c, A.WinnerIs):
             return E.WinnerIs(self.players(c.players, params))
         raise AssertionError(f"unknown condition {c!r}")
@@ -500,6 +504,7 @@ class Lowerer:
         ends = [EndCondition(e.timing, self.cond(e.cond, {}), e.reason or "end condition") for e in sym.end_whens]
         score = self.body(sym.score.body, {}) if sym.score is not None else None
         ties = [self.expr(x, {}) for x in sym.tie_break.exprs] if sym.tie_break is not None else []
+        outcomes = [(o.text, self.cond(o.cond, {})) for o in sym.outcomes]
         passives = [(p.label, self.zone(p.zone, p.span)) for p in sym.passives]
         passive_counters = frozenset(k for ct in cards for amounts in ct.passive.values() for k in amounts)
         players = (sym.players.low, sym.players.high) if sym.players else (1, 1)
@@ -517,7 +522,7 @@ class Lowerer:
             passives=passives, passive_counters=passive_counters, box_zone=self.zone_index["box"],
             attributes={k: v.default for k, v in sym.attributes.items()}, types=tuple(sym.types),
             labels=tuple(sym.labels), sources=sources, quiet_events=frozenset(sym.quiet_events),
-            quiet_counters=frozenset(self.counter(n, sp) for n, sp in sym.quiet_counters))
+            quiet_counters=frozenset(self.counter(n, sp) for n, sp in sym.quiet_counters), outcomes=outcomes)
 
 
 def compile_program(program: Program) -> tuple[GameDefinition | None, list[Diagnostic]]:

@@ -149,6 +149,7 @@ class GameDefinition:
     sources: dict[str, str] = field(default_factory=dict)
     quiet_events: frozenset[str] = frozenset()
     quiet_counters: frozenset[int] = frozenset()
+    outcomes: list[tuple[str, Effect]] = field(default_factory=list)  # (text, condition), first match wins
 
     def zone(self, name: str) -> ZoneDef:
         return next(z for z in self.zones if z.name == name)

@@ -405,6 +405,16 @@ class IsOver(Node):
         return g.over is not None
 
 
+class OutcomeIs(Node):
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return g.outcome == self.text
+
+
 class WinnerIs(Node):
     __slots__ = ("players",)
 

@@ -158,6 +158,7 @@ class Result:
         scores: final score per seat.
         ranking: seats from first to last place, tie-breaks applied.
         winners: seats sharing first place after tie-breaks (usually one).
+        outcome: the co-operative result (the first ``outcome`` whose condition holds), or "".
         reason: the end condition's text.
         turns: turns played.
         decisions: decisions asked.
@@ -172,6 +173,7 @@ class Result:
     decisions: int
     tie_values: list[list[int]]
     log: list[dict[str, Any]]
+    outcome: str = ""
 
 
 class Game:
@@ -245,6 +247,7 @@ class Game:
         self.chain: list[str] = []
         self.over: str | None = None
         self.winners: list[int] = []
+        self.outcome = ""
         #: outcomes forced by a scenario: ("shuffle", [names from the top]) or ("random", [answers])
         self.rigged: list[tuple[str, list[Any]]] = []
         self.event_counts: dict[tuple[str, int], int] = {}
@@ -619,5 +622,10 @@ class Engine:
         best = keys[ranking[0]]
         winners = [p for p in ranking if keys[p] == best]
         g.winners = winners
-        g.emit_log({"t": "score", "scores": scores, "tie_break": ties, "winners": winners})
-        return Result(scores, ranking, winners, reason, g.turn, g.decisions, ties, g.log)
+        outcome = next((text for text, cond in g.d.outcomes if cond.test(g, Ctx(g.active))), "")
+        g.outcome = outcome
+        entry: dict[str, Any] = {"t": "score", "scores": scores, "tie_break": ties, "winners": winners}
+        if outcome:
+            entry["outcome"] = outcome
+        g.emit_log(entry)
+        return Result(scores, ranking, winners, reason, g.turn, g.decisions, ties, g.log, outcome)
