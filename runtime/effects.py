@@ -714,7 +714,10 @@ class AsPlayers(Node):
     def run(self, g: Game, ctx: Ctx) -> int:
         total = 0
         for p in self.players.players(g, ctx):
-            total += self.stmt.run(g, ctx.with_you(p))
+            inner = ctx.with_you(p)
+            total += self.stmt.run(g, inner)
+            # what the statement bound ('they choose a card ...') stays bound for the next one
+            ctx.it = inner.it
         return total
 
 
