@@ -13,7 +13,8 @@ Agents read the game but never copy it.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from .engine import Agent, Decision, Game
 
@@ -150,12 +151,12 @@ def _one(ans: Any, d: Decision, taken: list[int] | None = None) -> int:
         return ans
     taken = taken or []
     want = str(ans).lower()
-    labels = [l.lower() for l in d.labels]
-    exact = [i for i, l in enumerate(labels) if l == want and i not in taken]
+    labels = [label.lower() for label in d.labels]
+    exact = [i for i, label in enumerate(labels) if label == want and i not in taken]
     if exact:
         return exact[0]
     if d.kind == "action":
-        tail = [i for i, l in enumerate(labels) if l.split(" ", 1)[-1] == want and i not in taken]
+        tail = [i for i, label in enumerate(labels) if label.split(" ", 1)[-1] == want and i not in taken]
         if len({labels[i] for i in tail}) == 1:
             return tail[0]
     raise BadAnswer(f"answer {ans!r} is not one of the options {d.labels}")

@@ -923,7 +923,7 @@ class Call(Node):
             raise RunawayError(f"effect calls nested deeper than {MAX_CALL_DEPTH} in {self.effect.name!r}",
                                g.chain[-8:] + [self.effect.name])
         bound: dict[str, Any] = {}
-        for (name, _kind), (kind, arg) in zip(self.effect.params, self.args):
+        for (name, _kind), (kind, arg) in zip(self.effect.params, self.args, strict=True):
             if kind == "number":
                 bound[name] = arg.evaluate(g, ctx)
             elif kind == "players":

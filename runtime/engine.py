@@ -12,8 +12,9 @@ of a particular game comes from the :class:`~runtime.definition.GameDefinition`.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from .definition import GameDefinition, TriggerDef
 
@@ -89,10 +90,10 @@ class Agent:
 
     name = "agent"
 
-    def bind(self, game: "Game", seat: int) -> None:
+    def bind(self, game: Game, seat: int) -> None:
         """Called once when the game starts."""
 
-    def choose(self, game: "Game", decision: Decision) -> list[int]:  # pragma: no cover - interface
+    def choose(self, game: Game, decision: Decision) -> list[int]:  # pragma: no cover - interface
         """Return the indices of the chosen options (between low and high of them)."""
         raise NotImplementedError
 
@@ -119,29 +120,29 @@ class Ctx:
         self.did = 0
         self.depth = depth
 
-    def copy(self, **kw: Any) -> "Ctx":
+    def copy(self, **kw: Any) -> Ctx:
         c = self.clone()
         for k, v in kw.items():
             setattr(c, k, v)
         return c
 
-    def clone(self) -> "Ctx":
+    def clone(self) -> Ctx:
         c = _new_ctx(Ctx)
         c.you, c.them, c.it, c.this = self.you, self.them, self.it, self.this
         c.vars, c.frames, c.did, c.depth = self.vars, self.frames, 0, self.depth
         return c
 
-    def with_them(self, them: int | None) -> "Ctx":
+    def with_them(self, them: int | None) -> Ctx:
         c = self.clone()
         c.them = them
         return c
 
-    def with_it(self, it: int | None) -> "Ctx":
+    def with_it(self, it: int | None) -> Ctx:
         c = self.clone()
         c.it = it
         return c
 
-    def with_you(self, you: int) -> "Ctx":
+    def with_you(self, you: int) -> Ctx:
         c = self.clone()
         c.you = you
         return c
@@ -598,7 +599,6 @@ class Engine:
 
     def run(self) -> Result:
         """Set up, play, score. Returns the :class:`Result`."""
-        g = self.game
         try:
             self.setup()
         except GameOver as over:
