@@ -92,11 +92,13 @@ class ZoneRef(Node):
 
 
 class CardFilter(Node):
-    """kind: has | has_not | has_param | where. ``words`` lists alternatives ('or')."""
+    """kind: has | has_not | has_param | where | prefer. ``words`` lists alternatives ('or');
+    for 'prefer', words is ('highest',) or ('lowest',) and ``cond`` holds the expression —
+    a hint for bots, not a rule."""
 
     kind: str
     words: tuple[str, ...] = ()
-    cond: "Cond | None" = None
+    cond: "Cond | Expr | None" = None
 
 
 class CardSel(Node):

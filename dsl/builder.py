@@ -592,6 +592,12 @@ class _Builder(Transformer):
     def cf_where(self, meta, c):
         return A.CardFilter(self._sp(meta), "where", (), c[0])
 
+    def cf_prefer(self, meta, c):
+        return A.CardFilter(self._sp(meta), "prefer", (str(c[0]),), c[1])
+
+    def pref(self, meta, c):
+        return str(c[0])
+
     # ------------------------------------------------------------ zones
     def z_your(self, meta, c):
         return A.ZoneRef(self._sp(meta), "you", str(c[0]))

@@ -127,6 +127,7 @@ class Lowerer:
         if sel.name and sel.name not in self.sym.cards:
             self.unknown("card", sel.name, sel.span, self.sym.cards)
         filters = []
+        prefer = None
         for f in sel.filters:
             if f.kind in ("has", "has_not"):
                 self.check_words(f.words, f.span)
@@ -135,6 +136,8 @@ class Lowerer:
                 if params.get(f.words[0]) != "type":
                     self.err("CS206", f"{f.words[0]} is not a type parameter here", f.span)
                 filters.append(("has_param", f.words[0]))
+            elif f.kind == "prefer":
+                prefer = (1 if f.words[0] == "highest" else -1, self.expr(f.cond, params))
             else:
                 filters.append(("where", self.cond(f.cond, params)))
         kind = sel.kind
@@ -148,7 +151,8 @@ class Lowerer:
             kind = "control"
         elif kind == "pick" and not zones:
             self.err("CS204", "say where the cards come from (e.g. 'from your hand')", sel.span)
-        return E.Cards(kind, sel.quantity, count, zones, sel.types, sel.name, tuple(filters), sel.in_param, purpose)
+        return E.Cards(kind, sel.quantity, count, zones, sel.types, sel.name, tuple(filters), sel.in_param, purpose,
+                       prefer)
 
     # ------------------------------------------------------------ expressions and conditions
     def expr(self, e: Any, params: dict[str, str]) -> Any:

@@ -527,12 +527,14 @@ class Cards(Node):
     ('has_param', name); chooser decides for 'one' and 'up to'.
     """
 
-    __slots__ = ("kind", "quantity", "count", "zones", "types", "name", "filters", "param", "purpose", "_choice")
+    __slots__ = ("kind", "quantity", "count", "zones", "types", "name", "filters", "param", "purpose", "prefer",
+                 "_choice")
 
     def __init__(self, kind: str, quantity: str = "", count: Any = None, zones: tuple = (), types: tuple = (),
-                 name: str = "", filters: tuple = (), param: str = "", purpose: str = ""):
+                 name: str = "", filters: tuple = (), param: str = "", purpose: str = "", prefer: Any = None):
         self.kind, self.quantity, self.count, self.zones = kind, quantity, count, zones
         self.types, self.name, self.filters, self.param, self.purpose = types, name, filters, param, purpose
+        self.prefer = prefer  # (sign, expression): what a bot should pick first; not a rule
         self._choice = quantity in ("one", "up to", "random", "random n")
 
     def candidates(self, g: Game, ctx: Ctx) -> list[int]:
@@ -607,18 +609,42 @@ class Cards(Node):
             return []
         high = 1 if q == "one" else min(self.count.evaluate(g, ctx), len(pool))
         low = 1 if q == "one" else 0
-        return choose_cards(g, ctx.you, pool, low, high, self.purpose)
+        return choose_cards(g, ctx.you, pool, low, high, self.purpose, self.prefer, ctx)
 
 
-def choose_cards(g: Game, player: int, pool: list[int], low: int, high: int, purpose: str) -> list[int]:
-    """Ask ``player`` to pick between low and high of ``pool``."""
+def choose_cards(g: Game, player: int, pool: list[int], low: int, high: int, purpose: str,
+                 prefer: Any = None, ctx: Ctx | None = None) -> list[int]:
+    """Ask ``player`` to pick between low and high of ``pool``.
+
+    ``prefer`` — (sign, expression) from the script's ``prefer highest|lowest EXPR`` — gives
+    each option a value for bots (higher is better; the purpose becomes "prefer").
+    Without it the value is the card's "cost" attribute, read by purpose.
+    """
     if low == len(pool) == high:
         return list(pool)
+
     def labels() -> list[str]:
         return [g.card_name(c) for c in pool]
 
-    def values() -> list[int]:
-        return [int(g.card_attrs[c].get("cost", 0)) for c in pool]
+    if prefer is not None and ctx is not None:
+        sign, expr = prefer
+        bound = ctx
+
+        def values() -> list[int]:
+            saved = bound.it
+            try:
+                out = []
+                for c in pool:
+                    bound.it = c
+                    out.append(sign * expr.evaluate(g, bound))
+                return out
+            finally:
+                bound.it = saved
+
+        purpose = "prefer"
+    else:
+        def values() -> list[int]:
+            return [int(g.card_attrs[c].get("cost", 0)) for c in pool]
 
     picks = g.decide(Decision(player, "card", pool, labels, low, high, purpose, values))
     return [pool[i] for i in picks]
@@ -749,7 +775,7 @@ class Choose(Node):
             pool = sel.candidates(g, ctx)
             if not pool:
                 return 0
-            chosen = choose_cards(g, ctx.you, pool, 0 if self.optional else 1, 1, sel.purpose)
+            chosen = choose_cards(g, ctx.you, pool, 0 if self.optional else 1, 1, sel.purpose, sel.prefer, ctx)
         else:
             chosen = sel.cards(g, ctx)
         total = 0

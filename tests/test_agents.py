@@ -1,0 +1,53 @@
+"""Bots: the greedy agent follows a script's 'prefer' hint; the random agent is seeded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dsl.compiler import compile_game
+from runtime.agents import GreedyAgent, RandomAgent
+from runtime.engine import Engine
+
+GAME = '''game "Pick"
+players 1 to 2
+types thing
+attribute cost = 0
+zone hand: per player, public
+zone discard: per player, public
+counter score: per player, 0
+card "Cheap": thing, cost 1
+card "Dear": thing, cost 9
+card "Middling": thing, cost 5
+setup:
+  move all cards from the box to your hand
+turn:
+  choose a card from your hand{PREFER}: move it to your discard
+  end game "picked"
+score:
+  +(sum of cost of all cards in your discard) score
+'''
+
+
+def _score(tmp_path: Path, prefer: str, agent) -> int:
+    (tmp_path / "game.rules").write_text(GAME.replace("{PREFER}", prefer))
+    d, _, _ = compile_game(str(tmp_path))
+    return Engine(d, 1, [agent], 3).run().scores[0]
+
+
+def test_greedy_takes_the_most_valuable_by_default(tmp_path):
+    assert _score(tmp_path, "", GreedyAgent()) == 9
+
+
+def test_greedy_follows_prefer_lowest(tmp_path):
+    assert _score(tmp_path, " prefer lowest (cost of it)", GreedyAgent()) == 1
+
+
+def test_greedy_follows_prefer_highest_expression(tmp_path):
+    # prefer the card whose cost is closest to 5
+    assert _score(tmp_path, " prefer highest (0 - max(cost of it - 5, 5 - cost of it))", GreedyAgent()) == 5
+
+
+def test_random_agent_is_reproducible(tmp_path):
+    a = _score(tmp_path, "", RandomAgent())
+    b = _score(tmp_path, "", RandomAgent())
+    assert a == b and a in (1, 5, 9)
