@@ -28,7 +28,7 @@ class Node:
 
     def ir(self) -> dict[str, Any]:
         """``{"ClassName": {field: value, ...}}`` — one key, so a schema can dispatch on it."""
-        fields = {name: to_ir(getattr(self, name)) for name in self.__slots__ if not name.startswith("_")}
+        fields = {slot: to_ir(getattr(self, slot)) for slot in self.__slots__ if not slot.startswith("_")}
         return {type(self).__name__: fields}
 
 
@@ -142,6 +142,16 @@ class AttrOf(Node):
         return g.card_attrs[cards[0]].get(self.attr, 0)
 
 
+def _whose(owner: str, ctx: Ctx) -> int:
+    """The seat a counter reference means: 'your' -> you, 'their' -> them (or you when
+    nobody is bound), 'the' (shared) -> slot 0."""
+    if owner == "you":
+        return ctx.you
+    if owner == "them":
+        return ctx.them if ctx.them is not None else ctx.you
+    return 0
+
+
 class CounterValue(Node):
     """owner: you | them | shared; 'seat' is the 1-based seat number."""
 
@@ -151,9 +161,9 @@ class CounterValue(Node):
         self.owner, self.counter = owner, counter
 
     def evaluate(self, g: Game, ctx: Ctx) -> int:
-        p = ctx.you if self.owner == "you" else ctx.them if self.owner == "them" else 0
+        p = _whose(self.owner, ctx)
         if self.counter == -1:  # seat
-            return (p if p is not None else 0) + 1
+            return p + 1
         return g.get(self.counter, p)
 
 
@@ -815,8 +825,7 @@ class CounterSet(Node):
         v = self.value.evaluate(g, ctx)
         if self.cards is not None:
             return sum(abs(g.set(self.counter, c, v)) for c in self.cards.cards(g, ctx))
-        p = ctx.you if self.owner == "you" else ctx.them if self.owner == "them" else 0
-        return abs(g.set(self.counter, p, v))
+        return abs(g.set(self.counter, _whose(self.owner, ctx), v))
 
 
 class MarkPlayers(Node):
@@ -963,7 +972,9 @@ class Call(Node):
             else:  # type / text
                 bound[name] = arg
         inner = Ctx(ctx.you, ctx.them, ctx.it, ctx.this, bound, ctx.frames + [{}], ctx.depth + 1)
-        return self.effect.body.run(g, inner)
+        body = self.effect.body
+        assert body is not None, f"effect {self.effect.name!r} was never lowered"
+        return body.run(g, inner)
 
 
 # ---------------------------------------------------------------- built-in primitives
@@ -1100,8 +1111,13 @@ class _ActionLabels:
                 for act, c in self.options]
 
 
-class _ActionValues(_ActionLabels):
-    __slots__ = ()
+class _ActionValues:
+    """Values of action options (a card's cost, else 0), built only when a bot reads them."""
+
+    __slots__ = ("g", "options")
+
+    def __init__(self, g: Game, options: list[Any]):
+        self.g, self.options = g, options
 
     def __call__(self) -> list[int]:
         return [int(self.g.card_attrs[c].get("cost", 0)) if c is not None else 0 for _, c in self.options]

@@ -430,14 +430,14 @@ class Game:
 
     # ------------------------------------------------------------ marks
     def mark_player(self, ctx: Ctx, name: str, player: int, this_turn: bool, on: bool = True) -> None:
-        table = self.turn_pmarks if this_turn else ctx.frames[-1]
-        key = name if this_turn else ("p", name)
+        table: dict[Any, set[int]] = self.turn_pmarks if this_turn else ctx.frames[-1]
+        key: Any = name if this_turn else ("p", name)
         s = table.setdefault(key, set())
         (s.add if on else s.discard)(player)
 
     def mark_card(self, ctx: Ctx, name: str, card: int, this_turn: bool, on: bool = True) -> None:
-        table = self.turn_cmarks if this_turn else ctx.frames[-1]
-        key = name if this_turn else ("c", name)
+        table: dict[Any, set[int]] = self.turn_cmarks if this_turn else ctx.frames[-1]
+        key: Any = name if this_turn else ("c", name)
         s = table.setdefault(key, set())
         (s.add if on else s.discard)(card)
 
