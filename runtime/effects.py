@@ -28,7 +28,8 @@ class Node:
 
     def ir(self) -> dict[str, Any]:
         """``{"ClassName": {field: value, ...}}`` — one key, so a schema can dispatch on it."""
-        fields = {slot: to_ir(getattr(self, slot)) for slot in self.__slots__ if not slot.startswith("_")}
+        slots: tuple[str, ...] = self.__slots__  # type: ignore[assignment]
+        fields = {slot: to_ir(getattr(self, slot)) for slot in slots if not slot.startswith("_")}
         return {type(self).__name__: fields}
 
 
