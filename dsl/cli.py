@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import click
 
-from .diagnostics import CompileError, Diagnostic, render, to_json
+from .diagnostics import CompileError, Diagnostic, render
 
 
 
@@ -80,21 +80,23 @@ def main(debug: bool) -> None:
 # ---------------------------------------------------------------- check
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
+              show_default=True, help="text; a JSON array; SARIF 2.1.0; GitHub Actions annotations")
 @_guard
 def check(paths: tuple[str, ...], fmt: str) -> None:
-    """Parse and check scripts: games, libraries and scenarios under PATHS."""
+    """Parse and check scripts: games, expansions, libraries and scenarios under PATHS."""
     from .compiler import check_paths
+    from .report import format_diagnostics
 
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
         raise click.BadParameter(f"no such file or folder: {missing[0]}", param_hint="PATHS")
     t0 = time.perf_counter()
     rep = check_paths(list(paths))
-    if fmt == "json":
-        click.echo(to_json(rep.diagnostics))
-    else:
-        _print_diags(rep.diagnostics, rep.sources, err=False)
+    out = format_diagnostics(rep.diagnostics, fmt, rep.sources)
+    if out:
+        click.echo(out)
+    if fmt in ("text", "github"):
         ms = (time.perf_counter() - t0) * 1000
         click.echo(f"checked {len(rep.files)} file(s) in {ms:.0f} ms: {rep.errors} error(s), {rep.warnings} warning(s)")
     sys.exit(1 if rep.errors else 0)
@@ -232,15 +234,18 @@ def _fingerprint(sources: dict[str, str]) -> str:
 @click.option("--bots", default="greedy", show_default=True, help="bots per seat, cycled: greedy,random")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False), help="write the replayable event log (JSON lines)")
 @click.option("--quiet", "-q", is_flag=True, help="print only the final scores")
+@click.option("--with", "with_paths", multiple=True, metavar="PATH",
+              help="add an expansion (a folder with a cardscript.toml, or a script); repeatable")
 @_guard
-def play(game: str, players: int | None, seed: int, bots: str, log_file: str | None, quiet: bool) -> None:
+def play(game: str, players: int | None, seed: int, bots: str, log_file: str | None, quiet: bool,
+         with_paths: tuple[str, ...]) -> None:
     """Play one full game of GAME with bots, printing a readable log and the scores."""
     from runtime.engine import Engine
 
     from . import logfmt
     from .compiler import compile_game
 
-    d, _, program = compile_game(game)
+    d, _, program = compile_game(game, _expansions(game, with_paths))
     n = _check_players(d, players)
     agents = _agents(bots, n)
     engine = Engine(d, n, agents, seed, log=True)
@@ -259,9 +264,21 @@ def play(game: str, players: int | None, seed: int, bots: str, log_file: str | N
     if log_file:
         header = {"t": "header", "cardscript": 1, "game": game, "players": n, "seed": seed,
                   "bots": [a.name for a in agents], "scripts": _fingerprint(program.sources)}
+        if with_paths:
+            header["with"] = list(with_paths)
         body = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in [header] + result.log)
         _write_atomic(log_file, body)
         click.echo(f"log written to {log_file} ({len(result.log)} entries)")
+
+
+def _expansions(game: str, paths: tuple[str, ...]) -> list[Path]:
+    """The scripts of the expansions given with --with (manifests checked, combined)."""
+    from .manifest import load_expansions
+
+    scripts, diags = load_expansions(game, list(paths))
+    if any(d.severity == "error" for d in diags):
+        raise CompileError(diags)
+    return scripts
 
 
 def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
@@ -380,6 +397,29 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
         console.print(o)
 
 
+# ---------------------------------------------------------------- new
+@main.group()
+def new() -> None:
+    """Create a new project from a template."""
+
+
+@new.command(name="expansion")
+@click.argument("name", type=click.Path(file_okay=False))
+@click.option("--for", "game", required=True, metavar="GAME", help="the built-in game the expansion extends")
+@_guard
+def new_expansion(name: str, game: str) -> None:
+    """Create folder NAME: a manifest, one card, one scenario and a README for GAME."""
+    from .scaffold import new_expansion as scaffold
+
+    try:
+        written = scaffold(Path(name), game)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="NAME" if "unknown game" not in str(exc) else "--for")
+    for path in written:
+        click.echo(f"created {path}")
+    click.echo(f"next: cardscript check {name} && cardscript test {name} && cardscript play {game} --with {name}")
+
+
 # ---------------------------------------------------------------- test
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
@@ -437,7 +477,7 @@ def replay(log_file: str) -> None:
     if not entries or entries[0].get("t") != "header":
         raise click.ClickException(f"{log_file}:1: not a cardscript log (no header line)")
     head = entries[0]
-    d, _, program = compile_game(head["game"])
+    d, _, program = compile_game(head["game"], _expansions(head["game"], tuple(head.get("with", ()))))
     if _fingerprint(program.sources) != head.get("scripts"):
         click.echo("warning: the scripts changed since this log was written", err=True)
     from runtime.agents import BadAnswer, NeedAnswer

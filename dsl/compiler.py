@@ -16,6 +16,7 @@ from typing import Any
 from runtime import effects as E
 from runtime.definition import GameDefinition
 
+from . import ast as A
 from .diagnostics import CompileError, Diagnostic, Span, error
 from .loader import Program, builtin_root, load_program, resolve_game, _header_kind, SCRIPT_SUFFIXES
 from .lower import compile_program
@@ -61,20 +62,32 @@ class CheckReport:
 
 
 def _units(path: Path) -> list[tuple[str, Path]]:
-    """Split a path into things to check: ('game', main script), ('scenario', file), ('parse', file)."""
+    """Split a path into things to check: ('game', main script), ('expansion', folder with a
+    manifest), ('scenario', file), ('parse', file: compiled when it uses a game, else parsed)."""
+    from .manifest import MANIFEST
+
     if path.is_file():
-        if path.suffix == ".scenario":
-            return [("scenario", path)]
+        if path.name == MANIFEST:
+            return [("expansion", path.parent)]
         kind = _header_kind(path)
+        if path.suffix == ".scenario" or kind == "scenario":
+            return [("scenario", path)]
         if kind == "game":
             return [("game", path)]
+        if kind in ("expansion", "variant"):  # checked with the game it uses
+            return [("parse", path)]
         mains = [f for f in path.parent.iterdir() if f.suffix in SCRIPT_SUFFIXES and _header_kind(f) == "game"]
-        return [("game", mains[0])] if mains else [("parse", path)]
+        if mains:
+            return [("game", mains[0])]
+        return [("expansion", path.parent)] if (path.parent / MANIFEST).is_file() else [("parse", path)]
     out: list[tuple[str, Path]] = []
     files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in SCRIPT_SUFFIXES)
     mains = [f for f in files if _header_kind(f) == "game" and f.suffix != ".scenario"]
     if mains:
         out.append(("game", mains[0]))
+        out.extend(("parse", f) for f in files if _header_kind(f) in ("expansion", "variant"))
+    elif (path / MANIFEST).is_file():
+        out.append(("expansion", path))
     elif any(f.suffix != ".scenario" for f in files):
         out.extend(("parse", f) for f in files if f.suffix != ".scenario")
     out.extend(("scenario", f) for f in files if f.suffix == ".scenario")
@@ -83,16 +96,83 @@ def _units(path: Path) -> list[tuple[str, Path]]:
     return out
 
 
-def check_paths(paths: list[str]) -> CheckReport:
-    """Parse and check every script under the paths (games, libraries, scenarios).
+def check_program(program: Program) -> list[Diagnostic]:
+    """Compile a loaded program and, when it has no error, run the static checks
+    (:mod:`dsl.lint`) on it. Returns every diagnostic, errors and warnings."""
+    from .checker import collect
+    from .lint import lint
 
-    A folder holding a game is checked as one game; a library folder with no game is
-    parsed; scenarios are checked against the game they use.
-    """
-    from .builder import build
+    definition, diags = compile_program(program)
+    if definition is None:
+        return diags
+    sym, _ = collect(program.scripts)
+    return diags + lint(program, sym, definition)
+
+
+def _check_scenario(program: Program) -> list[Diagnostic]:
     from .checker import collect
     from .lower import Lowerer
 
+    sym, diags = collect(program.scripts)
+    low = Lowerer(sym)
+    low.definition(program.sources)
+    for st in sym.scenario_steps:
+        if hasattr(st, "cond"):
+            low.cond(st.cond, {})
+        elif hasattr(st, "body"):
+            low.body(st.body, {})
+    return diags + low.diags
+
+
+def _check_expansion(folder: Path, rep: CheckReport) -> list[Diagnostic]:
+    """An expansion folder: its manifest, then its game compiled with its scripts."""
+    from .manifest import MANIFEST, expansion_scripts, read_manifest
+
+    toml = folder / MANIFEST
+    rep.sources[str(_shown(toml))] = toml.read_text(encoding="utf-8", errors="replace")
+    rep.files.append(str(_shown(toml)))
+    manifest, diags = read_manifest(toml)
+    scripts = expansion_scripts(folder)
+    if manifest is None:  # check each script on its own
+        for f in scripts:
+            diags += _check_file(f, rep)
+        return diags
+    program = load_program(resolve_game(manifest.game), scripts)
+    rep.sources.update(program.sources)
+    rep.files.extend(program.sources)
+    return diags + check_program(program)
+
+
+def _check_file(f: Path, rep: CheckReport) -> list[Diagnostic]:
+    """A script outside any game folder: compiled when what it uses holds a game, else parsed."""
+    from .builder import build
+
+    try:
+        program = load_program(f)
+    except CompileError as exc:
+        return exc.diagnostics
+    rep.sources.update(program.sources)
+    rep.files.extend(program.sources)
+    if any(i.kind == "game" for s in program.scripts for i in s.items if isinstance(i, A.Header)):
+        return check_program(program)
+    build(rep.sources[next(iter(program.sources))], next(iter(program.sources)))
+    return []
+
+
+def _shown(path: Path) -> str:
+    from .manifest import display
+
+    return display(path)
+
+
+def check_paths(paths: list[str]) -> CheckReport:
+    """Parse and check every script under the paths (games, expansions, libraries, scenarios).
+
+    A folder holding a game is checked as one game; a folder holding a ``cardscript.toml``
+    as an expansion of the game its manifest names; a script that uses a game is compiled
+    with it; a library folder is parsed; scenarios are checked against the game they use.
+    Games and expansions that compile get the static checks of :mod:`dsl.lint` (warnings).
+    """
     rep = CheckReport()
     for raw in paths:
         p = Path(raw)
@@ -101,28 +181,7 @@ def check_paths(paths: list[str]) -> CheckReport:
             continue
         for kind, f in _units(p):
             try:
-                if kind == "parse":
-                    text = f.read_text(encoding="utf-8")
-                    rep.sources[str(f)] = text
-                    build(text, str(f))
-                    rep.files.append(str(f))
-                    continue
-                program = load_program(f)
-                rep.sources.update(program.sources)
-                rep.files.extend(program.sources)
-                if kind == "game":
-                    _, diags = compile_program(program)
-                    rep.diagnostics.extend(diags)
-                else:
-                    sym, diags = collect(program.scripts)
-                    low = Lowerer(sym)
-                    low.definition(program.sources)
-                    for st in sym.scenario_steps:
-                        if hasattr(st, "cond"):
-                            low.cond(st.cond, {})
-                        elif hasattr(st, "body"):
-                            low.body(st.body, {})
-                    rep.diagnostics.extend(diags + low.diags)
+                rep.diagnostics.extend(_check_unit(kind, f, rep))
             except CompileError as exc:
                 rep.diagnostics.extend(exc.diagnostics)
                 rep.files.append(str(f))
@@ -137,6 +196,17 @@ def check_paths(paths: list[str]) -> CheckReport:
             unique.append(d)
     rep.diagnostics = unique
     return rep
+
+
+def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
+    if kind == "expansion":
+        return _check_expansion(f, rep)
+    if kind == "parse":
+        return _check_file(f, rep)
+    program = load_program(f)
+    rep.sources.update(program.sources)
+    rep.files.extend(program.sources)
+    return check_program(program) if kind == "game" else _check_scenario(program)
 
 
 # ---------------------------------------------------------------- JSON IR

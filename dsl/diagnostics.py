@@ -18,6 +18,8 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS001": ("file not found", 'uses "missing.cards"', "check the path: it is relative to the script that names it"),
     "CS002": ("unknown game", "cardscript play injustise", "use a built-in game name or a folder of scripts"),
     "CS003": ("script outside its package", 'uses "/etc/passwd"', "a script may only use scripts inside its own folder tree"),
+    "CS004": ("bad manifest", 'name = "my-pack"\nversion = 1', "write cardscript.toml with name, version and game as quoted text (docs/ci.md)"),
+    "CS005": ("expansions that do not fit together", 'requires = ["other-pack"]', "play an expansion with the game it names and what it requires, without what it conflicts with"),
     "CS101": ("syntax error", "card \"X\": cost 3\n  play +1 power", "add the missing ':' after the ability label"),
     "CS102": ("unexpected end of line", "card \"X\":", "finish the line: a card needs at least one type or attribute"),
     "CS103": ("bad indentation", "card \"X\": hero\n      play: draw 1\n  defense: nothing", "indent every ability of a card by the same amount"),
@@ -34,6 +36,11 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS302": ("scenario answers left over", "answer yes, yes", "remove the answers no decision used, or add the step that uses them"),
     "CS303": ("scenario needs an answer", "do: may draw 1", "add an 'answer' line before the step that asks"),
     "CS401": ("runaway trigger chain", 'when "draw": draw 1', "make the trigger conditional or 'first time each turn'"),
+    "CS501": ("trigger never fires", 'card "Spy": hero\n  when "spotted": draw 1', "emit the event from a rule or an effect, or fix the event's name"),
+    "CS502": ("choice, condition or cost never met", "play: you may choose a card from your hand with wand: draw 1", "choose by a type or keyword some card has; compare a counter with values inside its bounds"),
+    "CS503": ("unused definition", "counter rage: per player, 0", "use the definition, or remove it"),
+    "CS504": ("card never leaves the box", 'card "Lost": relic      # setup moves no relic out of the box', "move it out of the box in setup, or let an effect take it out"),
+    "CS505": ("unbounded trigger chain", 'effect scry:\n  emit "scry"\nwhen "scry": scry', "add 'first time each turn' to the trigger, or stop its body from emitting the event again"),
     "CS900": ("internal compiler error", "", "report it: this is a bug in cardscript, not in your script"),
 }
 

@@ -130,7 +130,7 @@ def load_program(main: Path, extra: list[Path] | None = None) -> Program:
             return os.path.relpath(path)
         return str(path)
 
-    def visit(path: Path, at: Span | None) -> None:
+    def visit(path: Path, at: Span | None, base: Path) -> None:
         key = str(path)
         if key in loaded:
             return
@@ -152,13 +152,13 @@ def load_program(main: Path, extra: list[Path] | None = None) -> Program:
         for item in script.items:
             if isinstance(item, A.Uses):
                 for target in item.paths:
-                    for dep in _targets(path, target, item.span, root, diags):
-                        visit(dep, item.span)
+                    for dep in _targets(path, target, item.span, base, diags):
+                        visit(dep, item.span, base)
         order.append(script)
 
-    visit(main, None)
-    for e in extra or []:
-        visit(e.resolve(), None)
+    visit(main, None, root)
+    for e in extra or []:  # an expansion's scripts may use scripts inside their own package
+        visit(e.resolve(), None, package_root(e.resolve()))
     if any(d.severity == "error" for d in diags):
         raise CompileError(diags)
     return Program(order, sources, root, display(main))

@@ -13,7 +13,7 @@ from runtime.definition import ActionDef, CardType, CounterDef, EndCondition, Ga
 
 from . import ast as A
 from .checker import Match, Symbols, collect, match_call
-from .diagnostics import CompileError, Diagnostic, did_you_mean, error, warning
+from .diagnostics import CompileError, Diagnostic, did_you_mean, error
 from .loader import Program
 
 _BUILTIN_COUNTERS = {"seat": -1}
@@ -32,7 +32,6 @@ class Lowerer:
         self._calls_from: set[str] | None = None
         self.trigger_uid = 0
         self.play_zone = next((i for i, z in enumerate(sym.zones.values()) if z.play_zone), -1)
-        self.emitted: set[str] = {"play"}
 
     # ------------------------------------------------------------ diagnostics
     def err(self, code: str, msg: str, span: Any, hint: str = "") -> None:
@@ -300,7 +299,6 @@ class Lowerer:
             players = self.players(s.player, params) if s.player is not None else None
             return E.Resolve(s.label, cards, players)
         if isinstance(s, A.Emit):
-            self.emitted.add(s.event)
             return E.Emit(s.event, self.players(s.player, params) if s.player is not None else None)
         if isinstance(s, A.EndGame):
             return E.EndGame(s.reason)
@@ -514,11 +512,6 @@ class Lowerer:
         players = (sym.players.low, sym.players.high) if sym.players else (1, 1)
         if sym.players is None and sym.header is not None and sym.header.kind == "game":
             self.err("CS207", "the game does not say how many play: add 'players 2 to 4'", sym.header.span)
-        for cd in sym.cards.values():
-            for tr in cd.triggers:
-                if tr.event.name not in self.emitted:
-                    self.diags.append(warning("CS201", f"no rule or effect emits {tr.event.name!r}: this trigger "
-                                              "never fires", tr.span, did_you_mean(tr.event.name, self.emitted)))
         return GameDefinition(
             name=sym.header.name if sym.header else "game", players=players, zones=zones, counters=counters,
             cards=cards, printings=printings, setup=setup, turn=turn, actions=actions, rules=rules,
