@@ -680,6 +680,9 @@ class _Builder(Transformer):
     def binop(self, meta, c):
         return A.BinOp(self._sp(meta), str(c[1]), c[0], c[2])
 
+    def neg(self, meta, c):
+        return A.BinOp(self._sp(meta), "-", A.Num(self._sp(meta), 0), c[-1])
+
     def mul(self, meta, c):
         return A.BinOp(self._sp(meta), "*", c[0], c[1])
 

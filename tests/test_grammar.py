@@ -50,6 +50,7 @@ ACCEPT = [
     'effect hit {P: players} for {N: number}:\n  nothing\n',   # 'for' and 'with' may be pattern words
     'do:\n  swap it with the top card of your deck\n',
     'do:\n  if the bounty == 0: nothing\n',                      # a shared counter in an expression
+    'expect your score == -4\n',                              # unary minus in an expression
 ]
 
 REJECT = [
