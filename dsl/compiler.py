@@ -150,6 +150,7 @@ def _check_file(f: Path, rep: CheckReport) -> list[Diagnostic]:
     try:
         program = load_program(f)
     except CompileError as exc:
+        rep.files.append(str(f))
         return exc.diagnostics
     rep.sources.update(program.sources)
     rep.files.extend(program.sources)

@@ -164,6 +164,16 @@ def load_program(main: Path, extra: list[Path] | None = None) -> Program:
     return Program(order, sources, root, display(main))
 
 
+def _string_span(span: Span, target: str) -> Span:
+    """The span of the quoted ``target`` on the line of a ``uses`` (the whole line if not found)."""
+    try:
+        line = Path(span.file).read_text(encoding="utf-8").splitlines()[span.line - 1]
+    except (OSError, UnicodeDecodeError, IndexError):
+        return span
+    col = line.find(f'"{target}"')
+    return span if col < 0 else Span(span.file, span.line, col + 1, span.line, col + len(target) + 3)
+
+
 def _targets(src: Path, target: str, span: Span, root: Path, diags: list[Diagnostic]) -> list[Path]:
     if "/" not in target and "." not in target:
         folder = builtin_root() / target
@@ -180,7 +190,8 @@ def _targets(src: Path, target: str, span: Span, root: Path, diags: list[Diagnos
         return []
     if not dest.exists():
         near = [p.name for p in dest.parent.iterdir()] if dest.parent.is_dir() else []
-        diags.append(error("CS001", f"no such script: {target}", span, did_you_mean(dest.name, near)))
+        diags.append(error("CS001", f"no such script: {target}", _string_span(span, target),
+                           did_you_mean(dest.name, near) or "check the path: it is relative to the script that names it"))
         return []
     if dest.is_dir():
         return _scripts_in(dest)

@@ -170,7 +170,7 @@ def _toml_error(exc: tomllib.TOMLDecodeError, text: str, file: str) -> Diagnosti
     reason = getattr(exc, "msg", None) or re.sub(r"\s*\(at line.*\)$", "", msg).strip()
     if m is None and "end of document" in msg:
         line, col = _pos(text, len(text))
-    return error("CS004", f"{file} is not valid TOML: {reason[:1].lower()}{reason[1:]}",
+    return error("CS004", f"not valid TOML: {reason[:1].lower()}{reason[1:]}",
                  Span(file, line, col, line, col + 1), "see https://toml.io for the syntax: key = \"value\"")
 
 

@@ -150,3 +150,41 @@ def test_a_clean_check_in_sarif_has_no_results(tmp_path: Path, monkeypatch: pyte
 def test_every_code_has_a_rule() -> None:
     rules = to_sarif([Diagnostic("note", code, "x") for code in CODES])["runs"][0]["tool"]["driver"]["rules"]
     assert {r["id"] for r in rules} == set(CODES)
+
+
+# ---------------------------------------------------------------- CI integration
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_pre_commit_hooks() -> None:
+    """.pre-commit-hooks.yaml offers cardscript-check and cardscript-fmt (docs/ci.md)."""
+    yaml = pytest.importorskip("yaml")
+    hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
+    assert set(hooks) == {"cardscript-check", "cardscript-fmt"}
+    assert hooks["cardscript-check"]["entry"] == "cardscript check"
+    assert hooks["cardscript-fmt"]["entry"] == "cardscript fmt --check"
+    for h in hooks.values():
+        assert h["language"] == "python" and h["name"]
+    import re
+
+    files = re.compile(hooks["cardscript-check"]["files"])
+    assert all(files.search(f) for f in ("a/b.cards", "g.rules", "x.scenario", "pack/cardscript.toml"))
+    assert not any(files.search(f) for f in ("notes.md", "x.scenario.txt", "mycardscript.toml"))
+    for hook in hooks.values():
+        assert f"`{hook['id']}`" in (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+
+
+def test_ci_runs_check_and_test_over_the_scripts_and_examples() -> None:
+    run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "cardscript check cardscripts examples" in run
+    assert "cardscript test cardscripts examples" in run
+
+
+def test_check_accepts_the_files_pre_commit_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pre-commit gives the changed files one by one: each is checked with its game."""
+    monkeypatch.chdir(ROOT)
+    files = ["cardscripts/injustice/cards.cards", "examples/injustice-fan/cards.cards",
+             "examples/injustice-fan/cardscript.toml", "examples/injustice-fan/scenarios/power-surge.scenario"]
+    r = CliRunner().invoke(main, ["check", *files])
+    assert r.exit_code == 0, r.output
+    assert r.output.rstrip().endswith("0 error(s), 0 warning(s)")
