@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import ast as A
-from .builder import build
+from .cache import build_cached
 from .diagnostics import Diagnostic, Span, did_you_mean, error
 
 #: Built-in primitives of the runtime, written as effect patterns. Their bodies are
@@ -169,7 +169,7 @@ def display(tokens: list[tuple[Any, ...]] | tuple[tuple[Any, ...], ...]) -> str:
 def builtin_sigs() -> tuple[EffectSig, ...]:
     out = []
     for key, text in BUILTINS.items():
-        script = build(f"effect {text}:\n  nothing\n", "<built-in>")
+        script = build_cached(f"effect {text}:\n  nothing\n", "<built-in>")
         d = script.items[0]
         assert isinstance(d, A.EffectDef)
         out.append(_sig(d, key))

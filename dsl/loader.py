@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 
 from . import ast as A
-from .builder import build
+from .cache import build_cached
 from .diagnostics import CompileError, Diagnostic, Span, did_you_mean, error
 
 SCRIPT_SUFFIXES = (".rules", ".cards", ".variant", ".scenario")
@@ -143,7 +143,7 @@ def load_program(main: Path, extra: list[Path] | None = None) -> Program:
             return
         sources[name] = text
         try:
-            script = build(text, name)
+            script = build_cached(text, name)
         except CompileError as exc:
             diags.extend(exc.diagnostics)
             loaded[key] = A.Script(Span(name, 1, 1), name, ())

@@ -181,3 +181,24 @@ def test_per_card_zone_needs_a_card(tmp_path):
     errs, _ = _check(tmp_path, 'zone markers: per card\ncard "Punch": hero\n  play: move it to the markers\n')
     (d,) = errs
     assert d.code == "CS204" and "the markers of CARD" in d.message
+
+
+def test_ast_cache_round_trip(tmp_path, monkeypatch):
+    """A cached AST equals a fresh one; a broken cache entry is ignored, not trusted."""
+    import dsl.cache as cache
+    from dsl.builder import build
+
+    monkeypatch.setenv("CARDSCRIPT_CACHE", str(tmp_path))
+    cache._disk_cache.cache_clear()
+    cache._AST_CACHE.clear()
+    text = 'card "A": hero, cost 3\n  play: +1 power\n'
+    first = cache.build_cached(text, "a.cards")
+    assert any(tmp_path.iterdir())
+    cache._AST_CACHE.clear()
+    again = cache.build_cached(text, "a.cards")
+    assert again == build(text, "a.cards") == first
+    for f in tmp_path.iterdir():
+        f.write_bytes(b"not a pickle")
+    cache._AST_CACHE.clear()
+    assert cache.build_cached(text, "a.cards") == first
+    cache._disk_cache.cache_clear()
