@@ -17,8 +17,8 @@ from runtime import effects as E
 from runtime.definition import GameDefinition
 
 from . import ast as A
-from .diagnostics import CompileError, Diagnostic, Span, error
-from .loader import Program, builtin_root, load_program, resolve_game, _header_kind, SCRIPT_SUFFIXES
+from .diagnostics import CompileError, Diagnostic, error
+from .loader import SCRIPT_SUFFIXES, Program, _header_kind, load_program, resolve_game
 from .lower import compile_program
 
 IR_FORMAT = "cardscript-ir/1"

@@ -172,7 +172,7 @@ def test_fan_expansion_has_twelve_cards_a_keyword_and_a_scenario_per_card() -> N
     scripts, diags = load_expansions("injustice", [str(FAN)])
     assert diags == []
     base, _, _ = compile_game("injustice")
-    d, _, program = compile_game("injustice", extra=scripts)
+    d, _, _program = compile_game("injustice", extra=scripts)
     new_cards = sorted({c.name for c in d.cards} - {c.name for c in base.cards})
     assert len(new_cards) >= 12
     keywords = re.findall(r"^effect (\w+)", (FAN / "keywords.rules").read_text(), re.MULTILINE)

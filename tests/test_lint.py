@@ -66,8 +66,8 @@ CASES = [
     # (appended text, code, line offset from FIRST, column, words in the message)
     ('card "Spy": hero\n  when "drawn": +1 power\n', "CS501", 1, 8, "no rule or effect emits 'drawn'"),
     ('when "spotted": draw 1\n', "CS501", 0, 6, "this trigger never fires"),
-    ('types wand\ncard "Gizmo": gadget\n  play: you may choose a card from your hand with gadget or play: nothing\n'
-     'card "Wand": hero\n  play: choose a card from your hand with wand: nothing\n', "CS502", 4, 38, "no card has 'wand'"),
+    (('types wand\ncard "Gizmo": gadget\n  play: you may choose a card from your hand with gadget or play: nothing\n'
+     'card "Wand": hero\n  play: choose a card from your hand with wand: nothing\n'), "CS502", 4, 38, "no card has 'wand'"),
     ('types wand\ncard "Probe": hero\n  play: if it has wand: draw 1\n', "CS502", 2, 12,
      "this condition is never true"),
     ('card "Overload": hero\n  play: burn 9: +2 power\n', "CS502", 1, 9, "'burn 9: +2 power' can never be met"),
