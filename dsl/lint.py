@@ -32,7 +32,7 @@ from runtime.definition import GameDefinition
 
 from . import ast as A
 from .checker import EffectSig, Symbols, _flatten, match_call
-from .diagnostics import Diagnostic, Span, warning
+from .diagnostics import Diagnostic, Span, did_you_mean, warning
 from .loader import Program
 
 #: Scripts whose definitions are a vocabulary for others: nothing in them is "unused".
@@ -363,8 +363,6 @@ class Linter:
         for h in self.handlers():
             if h.event.name not in emitted:
                 near = [e for e in sorted(emitted) if e.lower() == h.event.name.lower()] or sorted(emitted)
-                from .diagnostics import did_you_mean
-
                 self.warn("CS501", f"no rule or effect emits {h.event.name!r}: this trigger never fires",
                           h.event.span, did_you_mean(h.event.name, near) or "emit the event from a rule or an effect")
 
