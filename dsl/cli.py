@@ -503,5 +503,69 @@ def replay(log_file: str) -> None:
                + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(result.scores)))
 
 
+# ---------------------------------------------------------------- fmt
+@main.command(name="fmt")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--check", is_flag=True, help="change nothing: print a unified diff per file that would change")
+@_guard
+def fmt_cmd(paths: tuple[str, ...], check: bool) -> None:
+    """Rewrite the scripts under PATHS in the canonical layout (docs/fmt.md)."""
+    from .fmt import format_file, script_files
+
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        raise click.BadParameter(f"no such file or folder: {missing[0]}", param_hint="PATHS")
+    files = script_files(list(paths))
+    if not files:
+        raise click.UsageError("no scripts (.rules, .cards, .variant, .scenario) found")
+    changed = errors = 0
+    for f in files:
+        try:
+            res = format_file(f, check)
+        except CompileError as exc:
+            _print_diags(exc.diagnostics, {str(f): f.read_text(encoding="utf-8")})
+            errors += 1
+            continue
+        changed += res.changed
+        if res.changed:
+            click.echo(res.diff if check else f"reformatted {f}", nl=not check)
+    verb = "would be reformatted" if check else "reformatted"
+    click.echo(f"{changed} file(s) {verb}, {len(files) - changed - errors} unchanged, {errors} with errors", err=True)
+    sys.exit(1 if errors or (check and changed) else 0)
+
+
+# ---------------------------------------------------------------- render
+@main.command(name="render")
+@click.argument("game")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--html", "html_dir", type=click.Path(file_okay=False), help="write a card gallery: DIR/index.html")
+@click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="write one print-and-play SVG per card")
+@_guard
+def render_cmd(game: str, fmt: str, html_dir: str | None, svg_dir: str | None) -> None:
+    """Print each card's rules text, generated from its script (GAME: a name, folder or script)."""
+    from . import render as R
+
+    program = R.load(game)
+    cards, name, defaults = R.render_program(program), R.game_name(program, game), R.defaults(program)
+    if html_dir:
+        click.echo(f"wrote {R.write_html(Path(html_dir), name, cards, defaults)} ({len(cards)} cards)")
+    if svg_dir:
+        click.echo(f"wrote {len(R.write_svg(Path(svg_dir), name, cards, defaults))} card faces to {svg_dir}")
+    if html_dir or svg_dir:
+        return
+    if fmt == "json":
+        click.echo(json.dumps([c.to_json() for c in cards], indent=2, ensure_ascii=False))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{name}: {len(cards)} cards")
+    table.add_column("name", overflow="fold")
+    table.add_column("text", overflow="fold")
+    for c in cards:
+        table.add_row(c.name, c.text)
+    Console().print(table)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
