@@ -131,6 +131,12 @@ class Num(Node):
     value: int
 
 
+class Text(Node):
+    """A quoted text in an expression."""
+
+    text: str
+
+
 class Param(Node):
     name: str
 
@@ -184,7 +190,7 @@ class BinOp(Node):
     right: "Expr"
 
 
-Expr = Union[Num, Param, Count, CountPlayers, CountTypes, SumAttr, Highest, MinMax, AttrOf, CounterOf, BinOp]
+Expr = Union[Num, Text, Param, Count, CountPlayers, CountTypes, SumAttr, Highest, MinMax, AttrOf, CounterOf, BinOp]
 
 
 # ---------------------------------------------------------------- conditions

@@ -680,6 +680,9 @@ class _Builder(Transformer):
     def binop(self, meta, c):
         return A.BinOp(self._sp(meta), str(c[1]), c[0], c[2])
 
+    def text(self, meta, c):
+        return A.Text(self._sp(meta), _s(c[0]))
+
     def neg(self, meta, c):
         return A.BinOp(self._sp(meta), "-", A.Num(self._sp(meta), 0), c[-1])
 

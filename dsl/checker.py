@@ -29,6 +29,7 @@ BUILTINS = {
     "take actions": "take actions",
     "take control": "take control of {C: cards}",
     "roll": "roll {C: cards}",
+    "put under": "put {C: cards} under {Z: zone}",
 }
 
 SLOT_KINDS = ("number", "players", "cards", "zone", "type", "block")
@@ -116,7 +117,7 @@ def tokens_of(items: tuple[A.CallItem, ...]) -> list[tuple[Any, ...]]:
 
 
 def _flatten(sel: A.CardSel) -> list[tuple[Any, ...]] | None:
-    if sel.kind != "pick" or sel.zones or sel.in_param or sel.played or sel.filters or sel.name:
+    if sel.kind != "pick" or sel.zones or sel.in_param or sel.played or sel.control or sel.filters or sel.name:
         return None
     words: list[tuple[Any, ...]] = []
     q = sel.quantity

@@ -99,7 +99,9 @@ class Lowerer:
             return E.ZoneRef("home", -1)
         idx = self.zone(z.name, z.span)
         zd = list(self.sym.zones.values())[idx] if self.zone_index else None
-        if zd is not None and z.name in self.zone_index and (z.owner == "card") != zd.per_card:
+        card_param = z.owner == "of" and z.player is not None and z.player.kind == "param" \
+            and params.get(z.player.param) == "cards"
+        if zd is not None and z.name in self.zone_index and (z.owner == "card" or card_param) != zd.per_card:
             if zd.per_card:
                 self.err("CS204", f"zone {z.name!r} is one per card: say 'the {z.name} of CARD'", z.span)
             else:
@@ -107,6 +109,9 @@ class Lowerer:
             return E.ZoneRef("shared", idx)
         if z.owner == "card":
             return E.ZoneRef("card", idx, self.cards(z.card, params))
+        if z.owner == "of" and zd is not None and zd.per_card and z.player is not None \
+                and z.player.kind == "param" and params.get(z.player.param) == "cards":
+            return E.ZoneRef("card", idx, E.Cards("param", param=z.player.param))
         if zd is not None and z.owner in ("you", "them", "owner", "of") and not zd.per_player and z.name in self.zone_index:
             self.err("CS204", f"zone {z.name!r} is shared: say 'the {z.name}'", z.span)
         if zd is not None and z.owner == "shared" and zd.per_player:
@@ -157,6 +162,8 @@ class Lowerer:
     def expr(self, e: Any, params: dict[str, str]) -> Any:
         if isinstance(e, A.Num):
             return E.Const(e.value)
+        if isinstance(e, A.Text):
+            return E.Text(e.text)
         if isinstance(e, A.Param):
             if e.name not in params:
                 self.err("CS206", f"{e.name} is not defined here", e.span, did_you_mean(e.name, params))
@@ -382,6 +389,8 @@ class Lowerer:
             return E.TakeControl(args["C"])
         if b == "roll":
             return E.Roll(args["C"])
+        if b == "put under":
+            return E.Move(args["C"], args["Z"], bottom=True)
         ue = self.user[sig.key + ("{block}" if sig.has_block else "")]
         return E.Call(ue, [(kind, args[name]) for name, kind, _ in m.bound])
 

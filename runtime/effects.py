@@ -57,6 +57,18 @@ class Const(Node):
         return self.value
 
 
+class Text(Node):
+    """A quoted text compared in a condition ('name of it != "Rare Card"')."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def evaluate(self, g: Game, ctx: Ctx) -> str:  # type: ignore[override]
+        return self.text
+
+
 class Var(Node):
     __slots__ = ("name",)
 
@@ -782,7 +794,7 @@ class Choose(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         sel = self.cards
-        if sel.kind == "pick" and sel.quantity == "one":
+        if sel.quantity == "one" and sel.kind in ("pick", "played", "control", "param"):
             pool = sel.candidates(g, ctx)
             if not pool:
                 return 0
@@ -991,7 +1003,9 @@ class Move(Node):
         cards = self.cards.cards(g, ctx)
         n = 0
         zone = self.zone
-        fixed = zone.owner in ("shared", "you", "them", "param")
+        # Only 'its owner's' and 'its home' are about each moved card; any other
+        # destination ('the markers of it') is read once, before 'it' moves on.
+        fixed = zone.owner not in ("owner", "home")
         if fixed:
             slots = zone.slots(g, ctx)
             if not slots:
@@ -1019,12 +1033,14 @@ class Take(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         n = 0
+        fixed = self.zone.owner not in ("owner", "home")
+        dest = self.zone.slots(g, ctx) if fixed else []
         for c in self.cards.cards(g, ctx):
-            slots = self.zone.slots(g, ctx.with_it(c))
+            slots = dest if fixed else self.zone.slots(g, ctx.with_it(c))
             if not slots:
                 continue
-            g.owner[c] = ctx.you
             g.move(c, slots[0])
+            g.owner[c] = ctx.you
             ctx.it = c
             n += 1
         return n

@@ -317,9 +317,16 @@ class Game:
         else:
             self.slots[slot].append(card)
         self.loc[card] = slot
-        if self.owner[card] < 0 and self.slot_owner[slot] >= 0:
-            # "A player owns all cards in their hand, deck, discard pile..." (DC rulebooks, "Owner")
-            self.owner[card] = self.slot_owner[slot]
+        # A card in a player's zone is theirs unless it already belongs to someone (a foe's
+        # card you play stays theirs); a card in a shared zone belongs to nobody.
+        if self.slot_owner[slot] >= 0:
+            if self.owner[card] < 0:
+                self.owner[card] = self.slot_owner[slot]
+        elif self.slot_card[slot] < 0:
+            self.owner[card] = -1
+        # Control taken of a card ends when the card moves.
+        if self.controller:
+            self.controller.pop(card, None)
         self.face_up[card] = not self.d.zones[self.slot_zone[slot]].face_down
         if self.logging:
             self.emit_log({"t": "move", "card": self.card_name(card), "id": card,
