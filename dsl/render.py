@@ -50,6 +50,7 @@ class RenderedCard:
     attributes: dict[str, int | str]
     copies: int
     paragraphs: tuple[str, ...]
+    faces: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -57,7 +58,8 @@ class RenderedCard:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "types": list(self.types), "attributes": self.attributes,
-                "copies": self.copies, "text": self.text, "paragraphs": list(self.paragraphs)}
+                "copies": self.copies, "text": self.text, "paragraphs": list(self.paragraphs),
+                "faces": list(self.faces)}
 
 
 # ---------------------------------------------------------------- English helpers
@@ -158,7 +160,7 @@ class Renderer:
         attrs.update({n: v for n, v, _ in card.attrs})
         copies = sum(p.copies for p in card.printings) or 1
         return RenderedCard(card.name, tuple(w for w, _ in card.words), attrs, copies,
-                            tuple(capitalise_sentences(p) for p in paragraphs if p))
+                            tuple(capitalise_sentences(p) for p in paragraphs if p), card.faces)
 
     def ability(self, ab: A.Ability) -> str:
         body = self.sentences(ab.body, _Ctx())
@@ -791,6 +793,8 @@ function show(t){document.querySelectorAll('#filters button').forEach(function(b
 
 def _stats(card: RenderedCard, defaults: dict[str, Any]) -> str:
     extra = [f"{k} {v}" for k, v in card.attributes.items() if k not in ("cost", "vp") and v != defaults.get(k)]
+    if card.faces:
+        extra.append("faces: " + " ".join(card.faces))
     return ", ".join(extra)
 
 
