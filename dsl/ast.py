@@ -501,7 +501,17 @@ class Rule(Node):
 
 
 class Setup(Node):
+    """``setup ["name"]:`` — a named step can be replaced or removed by a variant."""
+
     body: Body
+    name: str = ""
+
+
+class Remove(Node):
+    """``remove card|setup|action "name"`` — a variant takes a part of its game away."""
+
+    kind: str
+    name: str
 
 
 class Turn(Node):
@@ -586,9 +596,13 @@ class Quiet(Node):
 
 Item = Union[Header, Uses, Players, Types, Attribute, Abilities, Passive, ZoneDecl, CounterDecl, EffectDef,
              CardDef, Rule, Setup, Turn, Action, EndWhen, Score, Outcome, TieBreak, Expect, Answers, DoStep, Seed,
-             NextTurn, Finish, ActiveSeat, Rig, Quiet]
+             NextTurn, Finish, ActiveSeat, Rig, Quiet, Remove]
 
 
 class Script(Node):
+    """A parsed file. ``kind`` is the header kind it inherits when it has no header of its
+    own (a game's card files rank with the game)."""
+
     file: str
     items: tuple[Item, ...]
+    kind: str = ""

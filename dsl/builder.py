@@ -227,7 +227,14 @@ class _Builder(Transformer):
         return A.Rule(self._sp(meta), c[0], c[1])
 
     def setup(self, meta, c):
-        return A.Setup(self._sp(meta), c[0])
+        name = _s(c[0]) if len(c) == 2 else ""
+        return A.Setup(self._sp(meta), c[-1], name)
+
+    def remove(self, meta, c):
+        return A.Remove(self._sp(meta), c[0], _s(c[1]))
+
+    def remove_kind(self, meta, c):
+        return str(c[0])
 
     def turn(self, meta, c):
         return A.Turn(self._sp(meta), c[0])

@@ -35,7 +35,8 @@ BUILTINS = {
 SLOT_KINDS = ("number", "players", "cards", "zone", "type", "block")
 
 #: How specific a script is; a more specific script may replace an effect of a less specific one.
-RANK = {"ruleset": 0, "": 0, "game": 1, "expansion": 2, "variant": 3, "scenario": 4}
+RANK = {"ruleset": 0, "": 0, "game": 1, "expansion": 1, "variant": 3, "scenario": 4}
+# An expansion ranks with its game: it adds cards and keywords but replaces nothing.
 
 #: Zones every game has: all components start in the box.
 IMPLICIT_ZONES = {"box": A.ZoneDecl(Span("<built-in>", 1, 1), "box", False, "hidden", False, False, False, False, "")}
@@ -188,49 +189,75 @@ def _sig(d: A.EffectDef, builtin: str = "") -> EffectSig:
 
 
 def collect(scripts: list[A.Script]) -> tuple[Symbols, list[Diagnostic]]:
-    """Gather declarations; report duplicates (CS203) and bad declarations (CS209)."""
+    """Gather declarations; report duplicates (CS203), conflicting variants (CS210) and
+    bad declarations (CS209).
+
+    A more specific script replaces what a less specific one declared (ruleset < game and
+    its expansions < variant < scenario): zones, counters, attributes, cards, effects, named
+    setup steps, actions, the turn, the score, the tie-break and the player count. Two
+    scripts of the same kind may not declare the same thing; two variants doing so are a
+    conflict that names both.
+    """
     sym = Symbols()
     diags: list[Diagnostic] = []
-    seen_sigs: dict[str, EffectSig] = {}
-    prev_rank: dict[str, int] = {}
+    owners: dict[tuple[str, str], tuple[int, Span]] = {}
+    setup_order: list[str] = []
+    setups: dict[str, A.Setup] = {}
+    anonymous = 0
+    removed: dict[tuple[str, str], Span] = {}
 
-    def dup(kind: str, name: str, span: Span, first: Span) -> None:
-        diags.append(error("CS203", f"{kind} {name!r} is defined twice", span,
-                           f"first defined at {first.file}:{first.line}"))
+    def claim(what: str, name: str, span: Span, kind: str, label: str = "") -> bool:
+        """Record who declares (what, name); False when this declaration must be ignored."""
+        shown = label or name
+        rank = RANK.get(kind, 0)
+        prev = owners.get((what, name))
+        if prev is not None:
+            prank, pspan = prev
+            if rank < prank:
+                return False
+            if rank == prank:
+                if kind == "variant" and pspan.file != span.file:
+                    diags.append(error("CS210", f"variants conflict: both {pspan.file} and {span.file} "
+                                       f"replace {what} {shown!r}", span,
+                                       f"{pspan.file}:{pspan.line} replaces it too; play one of them, or "
+                                       "merge them into one variant"))
+                else:
+                    diags.append(error("CS203", f"{what} {shown!r} is defined twice", span,
+                                       f"first defined at {pspan.file}:{pspan.line}"))
+        owners[(what, name)] = (rank, span)
+        return True
 
     for script in scripts:
-        kind = next((i.kind for i in script.items if isinstance(i, A.Header)), "")
+        kind = next((i.kind for i in script.items if isinstance(i, A.Header)), script.kind)
         for item in script.items:
             if isinstance(item, A.Header):
                 if item.kind == "game" or sym.header is None:
                     sym.header = item
             elif isinstance(item, A.Players):
-                sym.players = item
+                if claim("the player count", "players", item.span, kind):
+                    sym.players = item
                 if item.low < 1 or item.high < item.low:
                     diags.append(error("CS209", f"bad player count {item.low} to {item.high}", item.span))
             elif isinstance(item, A.Types):
                 for n in item.names:
                     sym.types.setdefault(n, item.span)
             elif isinstance(item, A.Attribute):
-                if item.name in sym.attributes:
-                    dup("attribute", item.name, item.span, sym.attributes[item.name].span)
-                sym.attributes[item.name] = item
+                if claim("attribute", item.name, item.span, kind):
+                    sym.attributes[item.name] = item
             elif isinstance(item, A.Abilities):
                 for n in item.labels:
                     sym.labels.setdefault(n, item.span)
             elif isinstance(item, A.Passive):
                 sym.passives.append(item)
             elif isinstance(item, A.ZoneDecl):
-                if item.name in sym.zones and item.name not in IMPLICIT_ZONES:
-                    dup("zone", item.name, item.span, sym.zones[item.name].span)
-                sym.zones[item.name] = item
+                if claim("zone", item.name, item.span, kind):
+                    sym.zones[item.name] = item
             elif isinstance(item, A.CounterDecl):
-                if item.name in sym.counters:
-                    dup("counter", item.name, item.span, sym.counters[item.name].span)
+                if claim("counter", item.name, item.span, kind):
+                    sym.counters[item.name] = item
                 if item.low is not None and item.high is not None and item.low > item.high:
                     diags.append(error("CS209", f"counter {item.name!r} has bounds {item.low}..{item.high}",
                                        item.span, "give bounds as low..high"))
-                sym.counters[item.name] = item
             elif isinstance(item, A.EffectDef):
                 sig = _sig(item)
                 for it in item.pattern:
@@ -238,39 +265,65 @@ def collect(scripts: list[A.Script]) -> tuple[Symbols, list[Diagnostic]]:
                         diags.append(error("CS204", f"unknown parameter kind {it.type!r}", it.span,
                                            did_you_mean(it.type, SLOT_KINDS) or "use one of: " + ", ".join(SLOT_KINDS)))
                 k = sig.key + ("{block}" if sig.has_block else "")
-                prev = seen_sigs.get(k)
-                # A more specific script may replace an effect: a game refines its ruleset, an
-                # expansion or variant refines its game. The same kind may not define it twice.
-                if prev is not None and RANK.get(kind, 0) <= prev_rank.get(k, 0):
-                    dup("effect", sig.display, item.span, prev.defn.span if prev.defn else item.span)
-                seen_sigs[k] = sig
-                prev_rank[k] = RANK.get(kind, 0)
-                sym.effects.append(sig)
+                if claim("effect", k, item.span, kind, sig.display):
+                    sym.effects.append(sig)
             elif isinstance(item, A.CardDef):
-                if item.name in sym.cards:
-                    dup("card", item.name, item.span, sym.cards[item.name].span)
-                sym.cards[item.name] = item
+                if claim("card", item.name, item.span, kind):
+                    sym.cards[item.name] = item
             elif isinstance(item, A.Rule):
                 sym.rules.append(item)
             elif isinstance(item, A.Setup):
-                sym.setups.append(item)
+                if item.name:
+                    if claim("setup step", item.name, item.span, kind):
+                        if item.name not in setups:
+                            setup_order.append(item.name)
+                        setups[item.name] = item
+                else:
+                    anonymous += 1
+                    key = f"\0{anonymous}"
+                    setup_order.append(key)
+                    setups[key] = item
             elif isinstance(item, A.Turn):
-                sym.turn = item
+                if claim("the turn", "turn", item.span, kind):
+                    sym.turn = item
             elif isinstance(item, A.Action):
-                sym.actions.append(item)
+                # One script may offer several actions under one name (from different
+                # zones); a more specific script's action of that name replaces them all.
+                prev = owners.get(("action", item.name))
+                if prev is not None and prev[1].file == item.span.file:
+                    sym.actions.append(item)
+                elif claim("action", item.name, item.span, kind):
+                    sym.actions = [a for a in sym.actions if a.name != item.name] + [item]
             elif isinstance(item, A.EndWhen):
                 sym.end_whens.append(item)
             elif isinstance(item, A.Score):
-                sym.score = item
+                if claim("the score", "score", item.span, kind):
+                    sym.score = item
             elif isinstance(item, A.TieBreak):
-                sym.tie_break = item
+                if claim("the tie-break", "tie break", item.span, kind):
+                    sym.tie_break = item
             elif isinstance(item, A.Outcome):
                 sym.outcomes.append(item)
+            elif isinstance(item, A.Remove):
+                removed[(item.kind, item.name)] = item.span
             elif isinstance(item, (A.Expect, A.Answers, A.DoStep, A.Seed, A.NextTurn, A.Finish, A.ActiveSeat, A.Rig)):
                 sym.scenario_steps.append(item)
             elif isinstance(item, A.Quiet):
                 sym.quiet_events.extend(item.events)
                 sym.quiet_counters.extend((c, item.span) for c in item.counters)
+    for (what, name), span in removed.items():
+        table = {"card": sym.cards, "setup": setups}.get(what)
+        if what == "action":
+            names = [a.name for a in sym.actions]
+            if name not in names:
+                diags.append(error("CS201", f"no action {name!r} to remove", span, did_you_mean(name, names)))
+            sym.actions = [a for a in sym.actions if a.name != name]
+        elif table is not None:
+            if name not in table:
+                diags.append(error("CS201", f"no {what} {name!r} to remove", span,
+                                   did_you_mean(name, [k for k in table if not k.startswith("\0")])))
+            table.pop(name, None)
+    sym.setups = [setups[k] for k in setup_order if k in setups]
     return sym, diags
 
 

@@ -32,6 +32,7 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS207": ("missing declaration", 'game "G"', "declare 'players', zones and a 'turn:' block"),
     "CS208": ("'otherwise' without 'if'", "otherwise: draw 1", "put 'otherwise:' right after an 'if' statement"),
     "CS209": ("bad value", "counter life: per player, 20, 30..0", "give bounds as low..high"),
+    "CS210": ("variants conflict", 'play GAME --variant short --variant my-short', "play one of the two variants, or merge them into one"),
     "CS301": ("scenario expectation failed", 'expect count all cards in your hand == 9', "the game state differs from what the scenario expects"),
     "CS302": ("scenario answers left over", "answer yes, yes", "remove the answers no decision used, or add the step that uses them"),
     "CS303": ("scenario needs an answer", "do: may draw 1", "add an 'answer' line before the step that asks"),

@@ -130,7 +130,7 @@ def load_program(main: Path, extra: list[Path] | None = None) -> Program:
             return os.path.relpath(path)
         return str(path)
 
-    def visit(path: Path, at: Span | None, base: Path) -> None:
+    def visit(path: Path, at: Span | None, base: Path, inherited: str = "") -> None:
         key = str(path)
         if key in loaded:
             return
@@ -148,12 +148,16 @@ def load_program(main: Path, extra: list[Path] | None = None) -> Program:
             diags.extend(exc.diagnostics)
             loaded[key] = A.Script(Span(name, 1, 1), name, ())
             return
+        own = next((i.kind for i in script.items if isinstance(i, A.Header)), "")
+        if not own and inherited:
+            # A file with no header belongs to the script that uses it (a game's cards.cards).
+            script = A.Script(script.span, script.file, script.items, inherited)
         loaded[key] = script
         for item in script.items:
             if isinstance(item, A.Uses):
                 for target in item.paths:
                     for dep in _targets(path, target, item.span, base, diags):
-                        visit(dep, item.span, base)
+                        visit(dep, item.span, base, own or inherited)
         order.append(script)
 
     visit(main, None, root)
