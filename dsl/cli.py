@@ -31,7 +31,7 @@ def _fail_compile(exc: CompileError, sources: dict[str, str] | None = None) -> N
     _print_diags(exc.diagnostics, sources)
     n = sum(d.severity == "error" for d in exc.diagnostics)
     click.echo(f"{n} error(s)", err=True)
-    usage = all(d.code in ("CS001", "CS002") and d.span is None for d in exc.diagnostics)
+    usage = all(d.code in ("CS001", "CS002", "CS006") and d.span is None for d in exc.diagnostics)
     sys.exit(2 if usage else 1)
 
 
@@ -70,6 +70,11 @@ def _guard(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def _variant_option(fn: Any) -> Any:
+    return click.option("--variant", "variants", multiple=True, metavar="NAME",
+                        help="play a variant of the game (see 'cardscript variants GAME'); repeatable")(fn)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardscript")
 @click.option("--debug", is_flag=True, hidden=True, help="show tracebacks of internal errors")
@@ -103,10 +108,10 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
 
 
 # ---------------------------------------------------------------- cards
-def _card_rows(game: str) -> list[dict[str, Any]]:
+def _card_rows(game: str, variants: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     from .compiler import compile_game
 
-    d, _, program = compile_game(game)
+    d, _, program = compile_game(game, _extra(game, (), variants))
     rows = []
     for ct in d.cards:
         prints = [p for p in d.printings if p.card is ct]
@@ -142,10 +147,11 @@ def _card_text(source: str, sources: dict[str, str]) -> str:
 @main.command()
 @click.argument("game")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@_variant_option
 @_guard
-def cards(game: str, fmt: str) -> None:
+def cards(game: str, fmt: str, variants: tuple[str, ...]) -> None:
     """List the cards of GAME (a built-in name or a folder of scripts)."""
-    rows = _card_rows(game)
+    rows = _card_rows(game, variants)
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
@@ -160,6 +166,23 @@ def cards(game: str, fmt: str) -> None:
         table.add_row(r["name"], r["type"], *(str(r["attributes"].get(a, "")) for a in attrs), str(r["copies"]),
                       r["text"])
     Console().print(table)
+
+
+# ---------------------------------------------------------------- variants
+@main.command()
+@click.argument("game")
+@_guard
+def variants(game: str) -> None:
+    """List the variants of GAME (use one with --variant NAME)."""
+    from .variants import list_variants
+
+    found = list_variants(game)
+    if not found:
+        click.echo(f"{game} has no variants")
+        return
+    width = max(len(v.key) for v in found)
+    for v in found:
+        click.echo(f"{v.key:<{width}}  {v.title}: {v.about}" if v.about else f"{v.key:<{width}}  {v.title}")
 
 
 # ---------------------------------------------------------------- compile
@@ -180,12 +203,13 @@ def _write_atomic(path: str, text: str) -> None:
 @main.command(name="compile")
 @click.argument("game")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="write the IR here")
+@_variant_option
 @_guard
-def compile_cmd(game: str, output: str | None) -> None:
+def compile_cmd(game: str, output: str | None, variants: tuple[str, ...]) -> None:
     """Compile GAME to its JSON IR (validated against the shipped JSON Schema)."""
     from .compiler import compile_game, to_ir, validate_ir
 
-    d, warnings, program = compile_game(game)
+    d, warnings, program = compile_game(game, _extra(game, (), variants))
     _print_diags(warnings, program.sources)
     ir = to_ir(d)
     problems = validate_ir(ir)
@@ -236,16 +260,17 @@ def _fingerprint(sources: dict[str, str]) -> str:
 @click.option("--quiet", "-q", is_flag=True, help="print only the final scores")
 @click.option("--with", "with_paths", multiple=True, metavar="PATH",
               help="add an expansion (a folder with a cardscript.toml, or a script); repeatable")
+@_variant_option
 @_guard
 def play(game: str, players: int | None, seed: int, bots: str, log_file: str | None, quiet: bool,
-         with_paths: tuple[str, ...]) -> None:
+         with_paths: tuple[str, ...], variants: tuple[str, ...]) -> None:
     """Play one full game of GAME with bots, printing a readable log and the scores."""
     from runtime.engine import Engine
 
     from . import logfmt
     from .compiler import compile_game
 
-    d, _, program = compile_game(game, _expansions(game, with_paths))
+    d, _, program = compile_game(game, _extra(game, with_paths, variants))
     n = _check_players(d, players)
     agents = _agents(bots, n)
     engine = Engine(d, n, agents, seed, log=True)
@@ -266,9 +291,18 @@ def play(game: str, players: int | None, seed: int, bots: str, log_file: str | N
                   "bots": [a.name for a in agents], "scripts": _fingerprint(program.sources)}
         if with_paths:
             header["with"] = list(with_paths)
+        if variants:
+            header["variants"] = list(variants)
         body = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in [header] + result.log)
         _write_atomic(log_file, body)
         click.echo(f"log written to {log_file} ({len(result.log)} entries)")
+
+
+def _extra(game: str, with_paths: tuple[str, ...] = (), variants: tuple[str, ...] = ()) -> list[Path]:
+    """Expansion scripts (--with), then variant scripts (--variant), in that order."""
+    from .variants import resolve_variants
+
+    return _expansions(game, with_paths) + resolve_variants(game, list(variants))
 
 
 def _expansions(game: str, paths: tuple[str, ...]) -> list[Path]:
@@ -308,8 +342,11 @@ def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="seed of the first game; game i uses seed+i")
 @click.option("--bots", default="greedy", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
+@click.option("--with", "with_paths", multiple=True, metavar="PATH", help="add an expansion; repeatable")
+@_variant_option
 @_guard
-def simulate(game: str, games: int, players: int | None, seed: int, bots: str, as_json: bool) -> None:
+def simulate(game: str, games: int, players: int | None, seed: int, bots: str, as_json: bool,
+             with_paths: tuple[str, ...], variants: tuple[str, ...]) -> None:
     """Play many games with bots and summarise wins, lengths and end reasons."""
     from rich.console import Console
     from rich.progress import Progress
@@ -318,7 +355,7 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
 
     from .compiler import compile_game
 
-    d, _, _ = compile_game(game)
+    d, _, _ = compile_game(game, _extra(game, with_paths, variants))
     n = _check_players(d, players)
     names = [a.name for a in _agents(bots, n)]
     wins_seat: Counter[int] = Counter()
@@ -344,7 +381,7 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
             progress.advance(task)
     elapsed = time.perf_counter() - t0
     summary = {
-        "game": d.name, "games": games, "players": n, "bots": names, "seconds": round(elapsed, 3),
+        "game": d.name, "variants": list(variants), "games": games, "players": n, "bots": names, "seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed, 1),
         "wins_per_seat": {f"P{p + 1}": round(wins_seat[p], 2) for p in range(n)},
         "wins_per_bot": {b: round(wins_bot[b], 2) for b in sorted(set(names))},
@@ -477,7 +514,8 @@ def replay(log_file: str) -> None:
     if not entries or entries[0].get("t") != "header":
         raise click.ClickException(f"{log_file}:1: not a cardscript log (no header line)")
     head = entries[0]
-    d, _, program = compile_game(head["game"], _expansions(head["game"], tuple(head.get("with", ()))))
+    d, _, program = compile_game(head["game"], _extra(head["game"], tuple(head.get("with", ())),
+                                                      tuple(head.get("variants", ()))))
     if _fingerprint(program.sources) != head.get("scripts"):
         click.echo("warning: the scripts changed since this log was written", err=True)
     from runtime.agents import BadAnswer, NeedAnswer

@@ -205,6 +205,15 @@ def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
     if kind == "parse":
         return _check_file(f, rep)
     program = load_program(f)
+    if kind == "scenario":
+        from .scenario import scenario_variants
+        from .variants import resolve_variants
+
+        wanted = scenario_variants(program)
+        game = next((s.file for s in program.scripts
+                     if any(isinstance(i, A.Header) and i.kind == "game" for i in s.items)), None)
+        if wanted and game is not None:
+            program = load_program(f, resolve_variants(str(Path(game).parent), wanted))
     rep.sources.update(program.sources)
     rep.files.extend(program.sources)
     return check_program(program) if kind == "game" else _check_scenario(program)

@@ -20,6 +20,7 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS003": ("script outside its package", 'uses "/etc/passwd"', "a script may only use scripts inside its own folder tree"),
     "CS004": ("bad manifest", 'name = "my-pack"\nversion = 1', "write cardscript.toml with name, version and game as quoted text (docs/ci.md)"),
     "CS005": ("expansions that do not fit together", 'requires = ["other-pack"]', "play an expansion with the game it names and what it requires, without what it conflicts with"),
+    "CS006": ("unknown variant", "cardscript play GAME --variant shrot", "use a name from 'cardscript variants GAME', or a path to a .variant file"),
     "CS101": ("syntax error", "card \"X\": cost 3\n  play +1 power", "add the missing ':' after the ability label"),
     "CS102": ("unexpected end of line", "card \"X\":", "finish the line: a card needs at least one type or attribute"),
     "CS103": ("bad indentation", "card \"X\": hero\n      play: draw 1\n  defense: nothing", "indent every ability of a card by the same amount"),

@@ -71,11 +71,31 @@ def run_scenario(path: str | Path) -> ScenarioResult:
         return res
 
 
+def scenario_variants(program: Any) -> list[str]:
+    """The variants a scenario names with 'variant "NAME"' lines (after its own header)."""
+    own = next((s for s in program.scripts if s.file == program.main), None)
+    if own is None:
+        return []
+    heads = [i for i in own.items if isinstance(i, A.Header)]
+    return [h.name for h in heads[1:] if h.kind == "variant"]
+
+
 def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
     try:
         program = load_program(path)
+        wanted = scenario_variants(program)
+        if wanted:
+            # 'variant "short"' in a scenario plays the game with that variant.
+            from .variants import resolve_variants
+
+            game = next(s.file for s in program.scripts
+                        if any(isinstance(i, A.Header) and i.kind == "game" for i in s.items))
+            program = load_program(path, resolve_variants(str(Path(game).parent), wanted))
     except CompileError as exc:
         res.diagnostics = exc.diagnostics
+        return res
+    except StopIteration:
+        res.diagnostics = [error("CS207", "a scenario with a variant must use a game", None)]
         return res
     res.sources = program.sources
     sym, diags = collect(program.scripts)
