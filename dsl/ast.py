@@ -542,6 +542,13 @@ class Outcome(Node):
     cond: Cond
 
 
+class Warn(Node):
+    """``warn "TEXT" when COND``: told to the players when COND holds after setup."""
+
+    text: str
+    cond: Cond
+
+
 class TieBreak(Node):
     exprs: tuple[Expr, ...]
 
@@ -595,7 +602,7 @@ class Quiet(Node):
 
 
 Item = Union[Header, Uses, Players, Types, Attribute, Abilities, Passive, ZoneDecl, CounterDecl, EffectDef,
-             CardDef, Rule, Setup, Turn, Action, EndWhen, Score, Outcome, TieBreak, Expect, Answers, DoStep, Seed,
+             CardDef, Rule, Setup, Turn, Action, EndWhen, Score, Outcome, Warn, TieBreak, Expect, Answers, DoStep, Seed,
              NextTurn, Finish, ActiveSeat, Rig, Quiet, Remove]
 
 

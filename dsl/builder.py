@@ -253,6 +253,9 @@ class _Builder(Transformer):
     def score(self, meta, c):
         return A.Score(self._sp(meta), c[0])
 
+    def warn(self, meta, c):
+        return A.Warn(self._sp(meta), _s(c[0]), c[1])
+
     def outcome(self, meta, c):
         return A.Outcome(self._sp(meta), _s(c[0]), c[1])
 

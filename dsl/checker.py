@@ -15,7 +15,7 @@ from typing import Any
 
 from . import ast as A
 from .cache import build_cached
-from .diagnostics import Diagnostic, Span, did_you_mean, error
+from .diagnostics import Diagnostic, Span, did_you_mean, error, warning
 
 #: Built-in primitives of the runtime, written as effect patterns. Their bodies are
 #: supplied by :mod:`runtime.effects` (Move, Take, Shuffle, Flip, Reveal, Play, TakeActions).
@@ -87,6 +87,7 @@ class Symbols:
     score: A.Score | None = None
     tie_break: A.TieBreak | None = None
     outcomes: list[A.Outcome] = field(default_factory=list)
+    warns: list[A.Warn] = field(default_factory=list)
     scenario_steps: list[Any] = field(default_factory=list)
     quiet_events: list[str] = field(default_factory=list)
     quiet_counters: list[tuple[str, Span]] = field(default_factory=list)
@@ -188,7 +189,7 @@ def _sig(d: A.EffectDef, builtin: str = "") -> EffectSig:
     return EffectSig(key, body_toks, params, has_block, None if builtin else d, display(toks), builtin)
 
 
-def collect(scripts: list[A.Script]) -> tuple[Symbols, list[Diagnostic]]:
+def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tuple[Symbols, list[Diagnostic]]:
     """Gather declarations; report duplicates (CS203), conflicting variants (CS210) and
     bad declarations (CS209).
 
@@ -268,7 +269,10 @@ def collect(scripts: list[A.Script]) -> tuple[Symbols, list[Diagnostic]]:
                 if claim("effect", k, item.span, kind, sig.display):
                     sym.effects.append(sig)
             elif isinstance(item, A.CardDef):
-                if claim("card", item.name, item.span, kind):
+                if script.file in mixed and item.name in sym.cards:
+                    diags.append(warning("CS221", f"card {item.name!r} from a mixed-in set is left out: the game "
+                                         "has a card of that name", item.span))
+                elif claim("card", item.name, item.span, kind):
                     sym.cards[item.name] = item
             elif isinstance(item, A.Rule):
                 sym.rules.append(item)
@@ -304,6 +308,8 @@ def collect(scripts: list[A.Script]) -> tuple[Symbols, list[Diagnostic]]:
                     sym.tie_break = item
             elif isinstance(item, A.Outcome):
                 sym.outcomes.append(item)
+            elif isinstance(item, A.Warn):
+                sym.warns.append(item)
             elif isinstance(item, A.Remove):
                 removed[(item.kind, item.name)] = item.span
             elif isinstance(item, (A.Expect, A.Answers, A.DoStep, A.Seed, A.NextTurn, A.Finish, A.ActiveSeat, A.Rig)):

@@ -71,8 +71,25 @@ def _guard(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _variant_option(fn: Any) -> Any:
+    fn = click.option("--mix", "mixes", multiple=True, metavar="GAME",
+                      help="mix in the cards of another set; cards needing rules this game lacks are left out "
+                           "(with a warning); repeatable")(fn)
     return click.option("--variant", "variants", multiple=True, metavar="NAME",
                         help="play a variant of the game (see 'cardscript variants GAME'); repeatable")(fn)
+
+
+def _compile(game: str, with_paths: tuple[str, ...] = (), variants: tuple[str, ...] = (),
+             mixes: tuple[str, ...] = ()) -> Any:
+    """compile_game with expansions (--with), variants (--variant) and mixed sets (--mix);
+    prints the warnings (left-out cards, oversized decks) before the game starts."""
+    from .compiler import compile_game
+    from .variants import mix_scripts
+
+    rules, cards = mix_scripts(game, list(mixes))
+    d, warnings, program = compile_game(game, _extra(game, with_paths, variants) + rules, cards)
+    if mixes:
+        _print_diags([w for w in warnings if w.code in ("CS220", "CS221")], program.sources)
+    return d, warnings, program
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -108,10 +125,8 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
 
 
 # ---------------------------------------------------------------- cards
-def _card_rows(game: str, variants: tuple[str, ...] = ()) -> list[dict[str, Any]]:
-    from .compiler import compile_game
-
-    d, _, program = compile_game(game, _extra(game, (), variants))
+def _card_rows(game: str, variants: tuple[str, ...] = (), mixes: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    d, _, program = _compile(game, (), variants, mixes)
     rows = []
     for ct in d.cards:
         prints = [p for p in d.printings if p.card is ct]
@@ -149,9 +164,9 @@ def _card_text(source: str, sources: dict[str, str]) -> str:
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @_variant_option
 @_guard
-def cards(game: str, fmt: str, variants: tuple[str, ...]) -> None:
+def cards(game: str, fmt: str, variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
     """List the cards of GAME (a built-in name or a folder of scripts)."""
-    rows = _card_rows(game, variants)
+    rows = _card_rows(game, variants, mixes)
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
@@ -205,11 +220,11 @@ def _write_atomic(path: str, text: str) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="write the IR here")
 @_variant_option
 @_guard
-def compile_cmd(game: str, output: str | None, variants: tuple[str, ...]) -> None:
+def compile_cmd(game: str, output: str | None, variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
     """Compile GAME to its JSON IR (validated against the shipped JSON Schema)."""
-    from .compiler import compile_game, to_ir, validate_ir
+    from .compiler import to_ir, validate_ir
 
-    d, warnings, program = compile_game(game, _extra(game, (), variants))
+    d, warnings, program = _compile(game, (), variants, mixes)
     _print_diags(warnings, program.sources)
     ir = to_ir(d)
     problems = validate_ir(ir)
@@ -263,14 +278,14 @@ def _fingerprint(sources: dict[str, str]) -> str:
 @_variant_option
 @_guard
 def play(game: str, players: int | None, seed: int, bots: str, log_file: str | None, quiet: bool,
-         with_paths: tuple[str, ...], variants: tuple[str, ...]) -> None:
+         with_paths: tuple[str, ...], variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
     """Play one full game of GAME with bots, printing a readable log and the scores."""
     from runtime.engine import Engine
 
     from . import logfmt
     from .compiler import compile_game
 
-    d, _, program = compile_game(game, _extra(game, with_paths, variants))
+    d, _, program = _compile(game, with_paths, variants, mixes)
     n = _check_players(d, players)
     agents = _agents(bots, n)
     engine = Engine(d, n, agents, seed, log=True)
@@ -285,6 +300,9 @@ def play(game: str, players: int | None, seed: int, bots: str, log_file: str | N
 
         engine.game.listeners.append(show)
     result = engine.run()
+    if quiet:
+        for text in engine.game.warnings:
+            click.echo(f"warning: {text}", err=True)
     _print_scores(d, result, [a.name for a in agents])
     if log_file:
         header = {"t": "header", "cardscript": 1, "game": game, "players": n, "seed": seed,
@@ -293,6 +311,8 @@ def play(game: str, players: int | None, seed: int, bots: str, log_file: str | N
             header["with"] = list(with_paths)
         if variants:
             header["variants"] = list(variants)
+        if mixes:
+            header["mix"] = list(mixes)
         body = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in [header] + result.log)
         _write_atomic(log_file, body)
         click.echo(f"log written to {log_file} ({len(result.log)} entries)")
@@ -346,7 +366,7 @@ def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
 @_variant_option
 @_guard
 def simulate(game: str, games: int, players: int | None, seed: int, bots: str, as_json: bool,
-             with_paths: tuple[str, ...], variants: tuple[str, ...]) -> None:
+             with_paths: tuple[str, ...], variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
     """Play many games with bots and summarise wins, lengths and end reasons."""
     from rich.console import Console
     from rich.progress import Progress
@@ -355,7 +375,7 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
 
     from .compiler import compile_game
 
-    d, _, _ = compile_game(game, _extra(game, with_paths, variants))
+    d, _, _ = _compile(game, with_paths, variants, mixes)
     n = _check_players(d, players)
     names = [a.name for a in _agents(bots, n)]
     wins_seat: Counter[int] = Counter()
@@ -514,8 +534,8 @@ def replay(log_file: str) -> None:
     if not entries or entries[0].get("t") != "header":
         raise click.ClickException(f"{log_file}:1: not a cardscript log (no header line)")
     head = entries[0]
-    d, _, program = compile_game(head["game"], _extra(head["game"], tuple(head.get("with", ())),
-                                                      tuple(head.get("variants", ()))))
+    d, _, program = _compile(head["game"], tuple(head.get("with", ())), tuple(head.get("variants", ())),
+                             tuple(head.get("mix", ())))
     if _fingerprint(program.sources) != head.get("scripts"):
         click.echo("warning: the scripts changed since this log was written", err=True)
     from runtime.agents import BadAnswer, NeedAnswer

@@ -24,12 +24,15 @@ from .lower import compile_program
 IR_FORMAT = "cardscript-ir/1"
 
 
-def compile_game(game: str, extra: list[Path] | None = None) -> tuple[GameDefinition, list[Diagnostic], Program]:
+def compile_game(game: str, extra: list[Path] | None = None,
+                 mixed: list[Path] | None = None) -> tuple[GameDefinition, list[Diagnostic], Program]:
     """Compile a built-in game name or a folder/file of scripts.
 
     Args:
         game: a built-in game name, or a path.
-        extra: more scripts to add (expansions).
+        extra: more scripts to add (expansions, then variants).
+        mixed: card files of other sets to mix in (see :func:`dsl.variants.mix_scripts`):
+            their cards that need rules the game lacks are left out with a warning.
 
     Returns:
         (definition, warnings, program).
@@ -37,7 +40,7 @@ def compile_game(game: str, extra: list[Path] | None = None) -> tuple[GameDefini
     Raises:
         CompileError: when any diagnostic is an error.
     """
-    program = load_program(resolve_game(game), extra)
+    program = load_program(resolve_game(game), extra, mixed)
     definition, diags = compile_program(program)
     if definition is None:
         raise CompileError(diags)

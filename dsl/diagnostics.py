@@ -34,6 +34,8 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS208": ("'otherwise' without 'if'", "otherwise: draw 1", "put 'otherwise:' right after an 'if' statement"),
     "CS209": ("bad value", "counter life: per player, 20, 30..0", "give bounds as low..high"),
     "CS210": ("variants conflict", 'play GAME --variant short --variant my-short', "play one of the two variants, or merge them into one"),
+    "CS220": ("mixed-in card left out", "cardscript play GAME --mix OTHER-GAME", "a card of another set that uses its own rules cannot join; nothing to fix unless you want it: then write the rule it needs as a variant"),
+    "CS221": ("mixed-in card has a taken name", "cardscript play GAME --mix OTHER-GAME", "the game's own card of that name is kept"),
     "CS301": ("scenario expectation failed", 'expect count all cards in your hand == 9', "the game state differs from what the scenario expects"),
     "CS302": ("scenario answers left over", "answer yes, yes", "remove the answers no decision used, or add the step that uses them"),
     "CS303": ("scenario needs an answer", "do: may draw 1", "add an 'answer' line before the step that asks"),

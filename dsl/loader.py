@@ -66,6 +66,7 @@ class Program:
     sources: dict[str, str]
     root: Path
     main: str
+    mixed: frozenset[str] = frozenset()  # files mixed in from another set (see dsl.variants.mix_scripts)
 
 
 def package_root(main: Path) -> Path:
@@ -107,7 +108,7 @@ def resolve_game(game: str) -> Path:
     raise CompileError([error("CS002", f"unknown game {game!r}", None, hint)])
 
 
-def load_program(main: Path, extra: list[Path] | None = None) -> Program:
+def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] | None = None) -> Program:
     """Read the main script and everything it uses, depth first.
 
     Args:
@@ -163,9 +164,13 @@ def load_program(main: Path, extra: list[Path] | None = None) -> Program:
     visit(main, None, root)
     for e in extra or []:  # an expansion's scripts may use scripts inside their own package
         visit(e.resolve(), None, package_root(e.resolve()))
+    mixed_names = []
+    for m in mixed or []:  # another set's card files, mixed in (they rank with the game)
+        visit(m.resolve(), None, package_root(m.resolve()), "expansion")
+        mixed_names.append(display(m.resolve()))
     if any(d.severity == "error" for d in diags):
         raise CompileError(diags)
-    return Program(order, sources, root, display(main))
+    return Program(order, sources, root, display(main), frozenset(mixed_names))
 
 
 def _string_span(span: Span, target: str) -> Span:

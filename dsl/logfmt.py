@@ -65,6 +65,8 @@ def format_entry(e: dict[str, Any], quiet_events: frozenset[str] | set[str], qui
         return f"  {e['card']} is turned {'face up' if e['face_up'] else 'face down'}"
     if t == "reveal":
         return f"  {player(e['player'])} reveals {', '.join(e['cards'])}"
+    if t == "warning":
+        return f"warning: {e['text']}"
     if t == "end":
         return f"\nGame over after turn {e['turn']}: {e['reason']}"
     return None

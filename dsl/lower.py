@@ -13,7 +13,7 @@ from runtime.definition import ActionDef, CardType, CounterDef, EndCondition, Ga
 
 from . import ast as A
 from .checker import Match, Symbols, collect, match_call
-from .diagnostics import CompileError, Diagnostic, did_you_mean, error
+from .diagnostics import CompileError, Diagnostic, did_you_mean, error, warning
 from .loader import Program
 
 _BUILTIN_COUNTERS = {"seat": -1}
@@ -22,8 +22,9 @@ _BUILTIN_COUNTERS = {"seat": -1}
 class Lowerer:
     """Walks the AST once, building runtime objects and collecting diagnostics."""
 
-    def __init__(self, sym: Symbols):
+    def __init__(self, sym: Symbols, lenient: frozenset[str] = frozenset()):
         self.sym = sym
+        self.lenient = lenient  # files of mixed-in sets: their cards may be left out, with a warning
         self.diags: list[Diagnostic] = []
         self.zone_index = {name: i for i, name in enumerate(sym.zones)}
         self.counter_index = {name: i for i, name in enumerate(sym.counters)}
@@ -493,8 +494,17 @@ class Lowerer:
         counters = [CounterDef(c.name, i, c.per_player, c.initial, c.low, c.high, c.per_card)
                     for i, c in enumerate(sym.counters.values())]
         cards, printings = [], []
-        for i, cd in enumerate(sym.cards.values()):
-            ct, prs = self.card(cd, i)
+        for cd in sym.cards.values():
+            mark = len(self.diags)
+            ct, prs = self.card(cd, len(cards))
+            if cd.span.file in self.lenient and any(d.severity == "error" for d in self.diags[mark:]):
+                # A card mixed in from another set that needs rules this game lacks.
+                first = next(d for d in self.diags[mark:] if d.severity == "error")
+                del self.diags[mark:]
+                self.diags.append(warning("CS220", f"card {cd.name!r} is left out: it needs what "
+                                          f"{sym.header.name if sym.header else 'the game'} does not have "
+                                          f"({first.message})", cd.span, first.hint))
+                continue
             cards.append(ct)
             printings.extend(prs)
         rules: dict[str, list[TriggerDef]] = {}
@@ -516,6 +526,7 @@ class Lowerer:
         score = self.body(sym.score.body, {}) if sym.score is not None else None
         ties = [self.expr(x, {}) for x in sym.tie_break.exprs] if sym.tie_break is not None else []
         outcomes = [(o.text, self.cond(o.cond, {})) for o in sym.outcomes]
+        warns = [(w.text, self.cond(w.cond, {})) for w in sym.warns]
         passives = [(p.label, self.zone(p.zone, p.span)) for p in sym.passives]
         passive_counters = frozenset(k for ct in cards for amounts in ct.passive.values() for k in amounts)
         players = (sym.players.low, sym.players.high) if sym.players else (1, 1)
@@ -528,7 +539,8 @@ class Lowerer:
             passives=passives, passive_counters=passive_counters, box_zone=self.zone_index["box"],
             attributes={k: v.default for k, v in sym.attributes.items()}, types=tuple(sym.types),
             labels=tuple(sym.labels), sources=sources, quiet_events=frozenset(sym.quiet_events),
-            quiet_counters=frozenset(self.counter(n, sp) for n, sp in sym.quiet_counters), outcomes=outcomes)
+            quiet_counters=frozenset(self.counter(n, sp) for n, sp in sym.quiet_counters), outcomes=outcomes,
+            warnings=warns)
 
 
 def compile_program(program: Program) -> tuple[GameDefinition | None, list[Diagnostic]]:
@@ -537,8 +549,8 @@ def compile_program(program: Program) -> tuple[GameDefinition | None, list[Diagn
     Returns:
         (definition, diagnostics): the definition is None when any diagnostic is an error.
     """
-    sym, diags = collect(program.scripts)
-    low = Lowerer(sym)
+    sym, diags = collect(program.scripts, program.mixed)
+    low = Lowerer(sym, program.mixed)
     try:
         definition = low.definition(program.sources)
     except CompileError as exc:

@@ -77,3 +77,30 @@ def resolve_variants(game: str, names: list[str]) -> list[Path]:
         if hit.path not in out:
             out.append(hit.path)
     return out
+
+
+def mix_scripts(game: str, others: list[str]) -> tuple[list[Path], list[Path]]:
+    """What ``--mix OTHER`` adds: (the game's own ``variants/mixing.variant``, if any — the
+    rules it applies when sets are mixed — and the other sets' card files).
+
+    The other set's card files are its scripts without a header (its rules are not
+    mixed in: the game being played decides).
+
+    Raises:
+        CompileError: CS002 for an unknown game.
+    """
+    from .loader import SCRIPT_SUFFIXES, _header_kind
+
+    if not others:
+        return [], []
+    rules = []
+    own = resolve_game(game).parent / "variants" / "mixing.variant"
+    if own.is_file():
+        rules.append(own)
+    cards: list[Path] = []
+    for other in others:
+        folder = resolve_game(other).parent
+        headers = ("game", "ruleset", "variant", "scenario", "expansion")
+        cards += [p for p in sorted(folder.iterdir())
+                  if p.suffix in SCRIPT_SUFFIXES and p.suffix != ".scenario" and _header_kind(p) not in headers]
+    return rules, cards

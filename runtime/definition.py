@@ -150,6 +150,7 @@ class GameDefinition:
     quiet_events: frozenset[str] = frozenset()
     quiet_counters: frozenset[int] = frozenset()
     outcomes: list[tuple[str, Effect]] = field(default_factory=list)  # (text, condition), first match wins
+    warnings: list[tuple[str, Effect]] = field(default_factory=list)  # (text, condition) tested after setup
 
     def zone(self, name: str) -> ZoneDef:
         return next(z for z in self.zones if z.name == name)

@@ -249,6 +249,7 @@ class Game:
         self.over: str | None = None
         self.winners: list[int] = []
         self.outcome = ""
+        self.warnings: list[str] = []
         #: outcomes forced by a scenario: ("shuffle", [names from the top]) or ("random", [answers])
         self.rigged: list[tuple[str, list[Any]]] = []
         self.event_counts: dict[tuple[str, int], int] = {}
@@ -574,6 +575,10 @@ class Engine:
         g.emit_log({"t": "setup", "game": g.d.name, "players": g.n, "seed": g.seed})
         g.active = self.first_player
         g.d.setup.run(g, Ctx(self.first_player))
+        for text, cond in g.d.warnings:
+            if cond.test(g, Ctx(self.first_player)):
+                g.warnings.append(text)
+                g.emit_log({"t": "warning", "text": text})
 
     def play_one_turn(self, player: int) -> str:
         """Play one turn of ``player``; returns the end reason if the game ended after it."""
