@@ -216,6 +216,7 @@ def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
         game = next((s.file for s in program.scripts
                      if any(isinstance(i, A.Header) and i.kind == "game" for i in s.items)), None)
         if wanted and game is not None:
+            wanted = [str(f.parent / w) if (f.parent / w).is_file() else w for w in wanted]
             program = load_program(f, resolve_variants(str(Path(game).parent), wanted))
     rep.sources.update(program.sources)
     rep.files.extend(program.sources)

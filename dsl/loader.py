@@ -83,6 +83,18 @@ def package_root(main: Path) -> Path:
     return main.parent.parent if main.suffix == ".scenario" else main.parent
 
 
+_HEADER_KINDS = ("game", "ruleset", "variant", "scenario", "expansion")
+
+
+def _folder_kind(folder: Path) -> str:
+    """'game' or 'ruleset' when the folder holds such a script: its headerless files rank with it."""
+    try:
+        kinds = {_header_kind(p) for p in folder.iterdir() if p.suffix in (".rules", ".cards")}
+    except OSError:
+        return ""
+    return "game" if "game" in kinds else "ruleset" if "ruleset" in kinds else ""
+
+
 def resolve_game(game: str) -> Path:
     """Turn a GAME argument into the path of its main script.
 
@@ -150,9 +162,12 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
             loaded[key] = A.Script(Span(name, 1, 1), name, ())
             return
         own = next((i.kind for i in script.items if isinstance(i, A.Header)), "")
-        if not own and inherited:
-            # A file with no header belongs to the script that uses it (a game's cards.cards).
-            script = A.Script(script.span, script.file, script.items, inherited)
+        if not own:
+            # A file with no header belongs to its folder's game (a game's cards.cards), however
+            # it is reached; otherwise to the script that uses it.
+            belongs = _folder_kind(path.parent) or inherited
+            if belongs:
+                script = A.Script(script.span, script.file, script.items, belongs)
         loaded[key] = script
         for item in script.items:
             if isinstance(item, A.Uses):

@@ -90,6 +90,8 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
 
             game = next(s.file for s in program.scripts
                         if any(isinstance(i, A.Header) and i.kind == "game" for i in s.items))
+            # a variant named by a path is relative to the scenario, like a path in 'uses'
+            wanted = [str(path.parent / w) if (path.parent / w).is_file() else w for w in wanted]
             program = load_program(path, resolve_variants(str(Path(game).parent), wanted))
     except CompileError as exc:
         res.diagnostics = exc.diagnostics

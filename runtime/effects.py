@@ -1018,7 +1018,6 @@ class Move(Node):
                     continue
                 dest = slots[0]
             g.move(c, dest, self.bottom)
-            ctx.it = c
             n += 1
         return n
 
@@ -1041,7 +1040,6 @@ class Take(Node):
                 continue
             g.move(c, slots[0])
             g.owner[c] = ctx.you
-            ctx.it = c
             n += 1
         return n
 
@@ -1070,7 +1068,6 @@ class Flip(Node):
             g.face_up[c] = not g.face_up[c]
             if g.logging:
                 g.emit_log({"t": "flip", "card": g.card_name(c), "face_up": g.face_up[c]})
-            ctx.it = c
         return len(cs)
 
 
@@ -1084,8 +1081,6 @@ class Reveal(Node):
         cs = self.cards.cards(g, ctx)
         if g.logging and cs:
             g.emit_log({"t": "reveal", "player": ctx.you, "cards": [g.card_name(c) for c in cs]})
-        if cs:
-            ctx.it = cs[-1]
         return len(cs)
 
 
@@ -1109,7 +1104,6 @@ class Play(Node):
             if ability is not None:
                 ability.run(g, Ctx(ctx.you, it=c, this=c, depth=ctx.depth + 1))
             g.emit("play", ctx.you, c, c)
-            ctx.it = c
             n += 1
         return n
 
@@ -1153,7 +1147,6 @@ class Roll(Node):
         for c in self.cards.cards(g, ctx):
             if g.d.cards[g.card_type[c]].faces:
                 g.roll(c)
-                ctx.it = c
                 n += 1
         return n
 
@@ -1171,7 +1164,6 @@ class TakeControl(Node):
         cs = self.cards.cards(g, ctx)
         for c in cs:
             g.controller[c] = ctx.you
-            ctx.it = c
         return len(cs)
 
 
