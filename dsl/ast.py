@@ -519,10 +519,13 @@ class Turn(Node):
 
 
 class Action(Node):
+    """An action of the action window; ``prefer`` (plain actions) is a value for bots."""
+
     name: str
     choose: CardSel | None
     cond: Cond | None
     body: Body
+    prefer: "Expr | None" = None
 
 
 class EndWhen(Node):

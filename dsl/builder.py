@@ -243,8 +243,13 @@ class _Builder(Transformer):
         return A.Action(self._sp(meta), _s(c[0]), c[1], None, c[2])
 
     def plain_action(self, meta, c):
-        cond = c[1] if len(c) == 3 else None
-        return A.Action(self._sp(meta), _s(c[0]), None, cond, c[-1])
+        rest = list(c[1:-1])
+        prefer = next((x[1] for x in rest if isinstance(x, tuple) and x[0] == "prefer"), None)
+        cond = next((x for x in rest if not (isinstance(x, tuple) and x[0] == "prefer")), None)
+        return A.Action(self._sp(meta), _s(c[0]), None, cond, c[-1], prefer)
+
+    def action_prefer(self, meta, c):
+        return ("prefer", c[0])
 
     def end_when(self, meta, c):
         reason = _s(c[2]) if len(c) > 2 else ""

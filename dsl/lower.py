@@ -521,7 +521,8 @@ class Lowerer:
         for a in sym.actions:
             choose = self.cards(a.choose, {}, "action") if a.choose is not None else None
             cond = self.cond(a.cond, {}) if a.cond is not None else None
-            actions.append(ActionDef(a.name, choose, cond, self.body(a.body, {})))
+            prefer = self.expr(a.prefer, {}) if a.prefer is not None else None
+            actions.append(ActionDef(a.name, choose, cond, self.body(a.body, {}), prefer))
         ends = [EndCondition(e.timing, self.cond(e.cond, {}), e.reason or "end condition") for e in sym.end_whens]
         score = self.body(sym.score.body, {}) if sym.score is not None else None
         ties = [self.expr(x, {}) for x in sym.tie_break.exprs] if sym.tie_break is not None else []

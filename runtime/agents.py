@@ -4,7 +4,8 @@
 * :class:`GreedyAgent` — a sensible player for any game: takes actions in the order
   the rules declare them (so it plays its hand before buying), buys the most valuable
   card it can, always says yes to "may", defends when it can, and picks its most
-  valuable cards for good things and its least valuable for bad ones.
+  valuable cards for good things and its least valuable for bad ones. Scripts guide it
+  with ``prefer`` hints (a negative value: not worth taking).
 * :class:`ScriptedAgent` — answers from a list (scenarios and replays).
 
 Agents read the game but never copy it.
@@ -68,6 +69,9 @@ class GreedyAgent(Agent):
         for i, (act, _card) in enumerate(d.options):
             if act is None:
                 continue
+            hinted = act.prefer is not None or (act.choose is not None and act.choose.prefer is not None)
+            if hinted and values[i] < 0:
+                continue  # the script says this option is not worth taking now
             key = (-rank[id(act)], values[i])
             if best_key is None or key > best_key:
                 best, best_key = i, key

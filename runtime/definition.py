@@ -106,12 +106,15 @@ class Printing:
 @dataclass(frozen=True)
 class ActionDef:
     """A free action offered in an action window: one option per card chosen by
-    ``choose`` (or one option when it is None) whose ``cond`` holds."""
+    ``choose`` (or one option when it is None) whose ``cond`` holds. A bot values an
+    option by ``prefer`` (plain action) or by the choose's ``prefer`` (card action), else
+    by the card's cost; a negative value means "not worth taking"."""
 
     name: str
     choose: Effect | None
     cond: Effect | None
     body: Effect
+    prefer: Effect | None = None  # a plain action's value for bots; a card action's comes from its choose
 
 
 @dataclass(frozen=True)

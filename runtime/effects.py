@@ -1123,15 +1123,33 @@ class _ActionLabels:
 
 
 class _ActionValues:
-    """Values of action options (a card's cost, else 0), built only when a bot reads them."""
+    """Values of action options for bots, built only when a bot reads them: the script's
+    ``prefer`` (of the action, or of its choose), else the card's cost, else 0."""
 
-    __slots__ = ("g", "options")
+    __slots__ = ("g", "options", "ctx")
 
-    def __init__(self, g: Game, options: list[Any]):
-        self.g, self.options = g, options
+    def __init__(self, g: Game, options: list[Any], ctx: Ctx):
+        self.g, self.options, self.ctx = g, options, ctx
 
     def __call__(self) -> list[int]:
-        return [int(self.g.card_attrs[c].get("cost", 0)) if c is not None else 0 for _, c in self.options]
+        g, ctx = self.g, self.ctx
+        out = []
+        saved = ctx.it
+        try:
+            for act, c in self.options:
+                if act is None:
+                    out.append(0)
+                elif c is None:
+                    out.append(act.prefer.evaluate(g, ctx) if act.prefer is not None else 0)
+                elif act.choose.prefer is not None:
+                    sign, expr = act.choose.prefer
+                    ctx.it = c
+                    out.append(sign * expr.evaluate(g, ctx))
+                else:
+                    out.append(int(g.card_attrs[c].get("cost", 0)))
+        finally:
+            ctx.it = saved
+        return out
 
 
 class Roll(Node):
@@ -1186,7 +1204,7 @@ class TakeActions(Node):
                     options.append((act, None))
             options.append((None, None))
             pick = g.decide(Decision(ctx.you, "action", options, _ActionLabels(g, options), 1, 1, "action",
-                                     _ActionValues(g, options)))[0]
+                                     _ActionValues(g, options, ctx)))[0]
             act, card = options[pick]
             if act is None:
                 break

@@ -51,3 +51,37 @@ def test_random_agent_is_reproducible(tmp_path):
     a = _score(tmp_path, "", RandomAgent())
     b = _score(tmp_path, "", RandomAgent())
     assert a == b and a in (1, 5, 9)
+
+
+ACT = '''game "Act"
+players 1 to 1
+types thing
+attribute cost = 0
+zone hand: per player, public
+zone discard: per player, public
+counter score: per player, 0
+counter power: per player, 0
+card "Cheap": thing, cost 1
+card "Dear": thing, cost 9
+setup:
+  move all cards from the box to your hand
+turn:
+  take actions
+  end game "done"
+action "toss": choose a card from your hand prefer highest (5 - cost of it):
+  move it to your discard
+action "charge" prefer {CHARGE}:
+  +1 power
+score:
+  +(sum of cost of all cards in your discard) score
+'''
+
+
+def test_greedy_skips_actions_the_script_values_below_zero(tmp_path):
+    # 'toss' is worth 5-1=4 for Cheap and 5-9=-4 for Dear: greedy tosses Cheap only,
+    # and 'charge' at -1 is never taken: the turn ends with 1 point in the discard.
+    (tmp_path / "game.rules").write_text(ACT.replace("{CHARGE}", "(0 - 1)"))
+    d, _, _ = compile_game(str(tmp_path))
+    result = Engine(d, 1, [GreedyAgent()], 1).run()
+    assert result.scores[0] == 1
+    assert sum(e["kind"] == "action" for e in result.log if e["t"] == "decision") == 2
