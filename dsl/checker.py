@@ -376,7 +376,25 @@ def _try(sig: EffectSig, toks: list[tuple[Any, ...]], has_block: bool, params: d
     return Match(sig, bound)
 
 
+_MATCHES: dict[tuple[int, int, frozenset[tuple[str, str]]], tuple[A.Call, Any]] = {}
+_MATCHES_FOR: list[int] = [0]
+
+
 def match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Match | None, Diagnostic | None]:
+    """Resolve a call phrase (memoized per symbol table: lowering and lint ask the same)."""
+    if _MATCHES_FOR[0] != id(sym):
+        _MATCHES.clear()
+        _MATCHES_FOR[0] = id(sym)
+    key = (id(call), id(sym), frozenset(params.items()))
+    hit = _MATCHES.get(key)
+    if hit is not None and hit[0] is call:
+        return hit[1]  # type: ignore[no-any-return]
+    result = _match_call(call, sym, params)
+    _MATCHES[key] = (call, result)
+    return result
+
+
+def _match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Match | None, Diagnostic | None]:
     """Resolve a call phrase.
 
     Args:

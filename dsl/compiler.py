@@ -102,13 +102,11 @@ def _units(path: Path) -> list[tuple[str, Path]]:
 def check_program(program: Program) -> list[Diagnostic]:
     """Compile a loaded program and, when it has no error, run the static checks
     (:mod:`dsl.lint`) on it. Returns every diagnostic, errors and warnings."""
-    from .checker import collect
     from .lint import lint
 
-    definition, diags = compile_program(program)
+    definition, diags, sym = compile_program(program, with_symbols=True)
     if definition is None:
         return diags
-    sym, _ = collect(program.scripts)
     return diags + lint(program, sym, definition)
 
 

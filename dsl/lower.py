@@ -544,11 +544,12 @@ class Lowerer:
             warnings=warns)
 
 
-def compile_program(program: Program) -> tuple[GameDefinition | None, list[Diagnostic]]:
+def compile_program(program: Program, with_symbols: bool = False) -> Any:
     """Check and lower a loaded program.
 
     Returns:
-        (definition, diagnostics): the definition is None when any diagnostic is an error.
+        (definition, diagnostics): the definition is None when any diagnostic is an error;
+        with ``with_symbols``, (definition, diagnostics, symbols).
     """
     sym, diags = collect(program.scripts, program.mixed)
     low = Lowerer(sym, program.mixed)
@@ -561,5 +562,5 @@ def compile_program(program: Program) -> tuple[GameDefinition | None, list[Diagn
     diags.sort(key=lambda d: (d.span.file if d.span else "", d.span.line if d.span else 0,
                               d.span.column if d.span else 0, d.code))
     if any(d.severity == "error" for d in diags):
-        return None, diags
-    return definition, diags
+        definition = None
+    return (definition, diags, sym) if with_symbols else (definition, diags)
