@@ -61,13 +61,16 @@ def _ge(x: int | None, y: int | None) -> bool:
 def walk(node: Any) -> Iterator[A.Node]:
     """Every AST node under ``node`` (itself included), depth first, in source order."""
     stack = [node]
+    pop, push = stack.pop, stack.extend
+    node_type, seq_types = A.Node, (tuple, list)
     while stack:
-        x = stack.pop()
-        if isinstance(x, A.Node):
+        x = pop()
+        if isinstance(x, node_type):
             yield x
-            stack.extend(reversed([x.__dict__[f] for f in x._fields]))
-        elif isinstance(x, (tuple, list)):
-            stack.extend(reversed(x))
+            d = x.__dict__
+            push([d[f] for f in reversed(x._fields) if isinstance(d[f], (node_type, tuple, list))])
+        elif isinstance(x, seq_types):
+            push(reversed(x))
 
 
 @dataclass
@@ -343,9 +346,13 @@ class Linter:
                 return Span(span.file, span.line, m.start() + 1, span.line, m.end() + 1)
         return span
 
-    def all_nodes(self) -> Iterator[A.Node]:
-        for body, _ in self.roots:
-            yield from walk(body)
+    def all_nodes(self) -> list[A.Node]:
+        """Every node of every root (walked once; several checks read it)."""
+        cached = self.__dict__.get("_all_nodes")
+        if cached is None:
+            cached = [n for body, _ in self.roots for n in walk(body)]
+            self.__dict__["_all_nodes"] = cached
+        return cached
 
     # ------------------------------------------------------------ the checks
     def run(self) -> list[Diagnostic]:
