@@ -48,6 +48,8 @@ def to_ir(x: Any) -> Any:
 
 # ====================================================================== expressions
 class Const(Node):
+    """A number written in the script."""
+
     __slots__ = ("value",)
 
     def __init__(self, value: int):
@@ -70,6 +72,8 @@ class Text(Node):
 
 
 class Var(Node):
+    """A number parameter or a 'let' value."""
+
     __slots__ = ("name",)
 
     def __init__(self, name: str):
@@ -80,6 +84,8 @@ class Var(Node):
 
 
 class Arith(Node):
+    """E + E, E - E, E * E."""
+
     __slots__ = ("operator", "left", "right")
 
     def __init__(self, operator: str, left: Any, right: Any):
@@ -92,6 +98,8 @@ class Arith(Node):
 
 
 class CountCards(Node):
+    """'count CARDS': how many cards the selector selects."""
+
     __slots__ = ("cards",)
 
     def __init__(self, cards: Any):
@@ -102,6 +110,8 @@ class CountCards(Node):
 
 
 class CountSeats(Node):
+    """'count players': the number of seats."""
+
     __slots__ = ()
 
     def evaluate(self, g: Game, ctx: Ctx) -> int:
@@ -124,6 +134,8 @@ class CountTypes(Node):
 
 
 class SumAttr(Node):
+    """'sum of ATTR of CARDS'."""
+
     __slots__ = ("attr", "cards")
 
     def __init__(self, attr: str, cards: Any):
@@ -194,6 +206,8 @@ class HighestAttr(Node):
 
 
 class MinMax(Node):
+    """'max(E, E)' and 'min(E, E)'."""
+
     __slots__ = ("op", "left", "right")
 
     def __init__(self, op: str, left: Any, right: Any):
@@ -218,6 +232,8 @@ class CardCounter(Node):
 
 
 class Highest(Node):
+    """'highest EXPR among PLAYERS': the largest value with each player as 'them'."""
+
     __slots__ = ("expr", "players")
 
     def __init__(self, expr: Any, players: Any):
@@ -234,6 +250,8 @@ _OPS = {"<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt
 
 
 class Compare(Node):
+    """EXPR OP EXPR with == != < <= > >= (texts compare with == and !=)."""
+
     __slots__ = ("comparison", "left", "right", "_fn")
 
     def __init__(self, comparison: str, left: Any, right: Any):
@@ -245,6 +263,8 @@ class Compare(Node):
 
 
 class And(Node):
+    """C and C: every condition holds (evaluated left to right, stops at the first false)."""
+
     __slots__ = ("args",)
 
     def __init__(self, args: list[Any]):
@@ -258,6 +278,8 @@ class And(Node):
 
 
 class Or(Node):
+    """C or C: some condition holds (stops at the first true)."""
+
     __slots__ = ("args",)
 
     def __init__(self, args: list[Any]):
@@ -271,6 +293,8 @@ class Or(Node):
 
 
 class Not(Node):
+    """not C."""
+
     __slots__ = ("arg",)
 
     def __init__(self, arg: Any):
@@ -298,6 +322,8 @@ class PlayerMarked(Node):
 
 
 class CardMarked(Node):
+    """'CARDS is marked "M" [this turn]': every selected card carries the mark."""
+
     __slots__ = ("cards", "mark", "this_turn", "_it")
 
     def __init__(self, cards: Any, mark: str, this_turn: bool):
@@ -312,6 +338,8 @@ class CardMarked(Node):
 
 
 class AnyFoeMarked(Node):
+    """'any foe is marked "M" [this turn]'."""
+
     __slots__ = ("mark", "this_turn")
 
     def __init__(self, mark: str, this_turn: bool):
@@ -322,6 +350,8 @@ class AnyFoeMarked(Node):
 
 
 class FaceDown(Node):
+    """'CARDS is face down' / 'face up'."""
+
     __slots__ = ("cards", "down", "_it")
 
     def __init__(self, cards: Any, down: bool):
@@ -336,6 +366,8 @@ class FaceDown(Node):
 
 
 class Did(Node):
+    """'you do' / 'they don't': the previous statement's result is (is not) above 0."""
+
     __slots__ = ("negate",)
 
     def __init__(self, negate: bool):
@@ -346,6 +378,8 @@ class Did(Node):
 
 
 class ZoneEmpty(Node):
+    """'ZONE is empty'."""
+
     __slots__ = ("zone",)
 
     def __init__(self, zone: Any):
@@ -395,6 +429,8 @@ class Owned(Node):
 
 
 class HasHome(Node):
+    """'CARDS has a home': every selected card has a home zone to return to."""
+
     __slots__ = ("cards",)
 
     def __init__(self, cards: Any):
@@ -429,6 +465,8 @@ class IsOver(Node):
 
 
 class OutcomeIs(Node):
+    """'outcome is "TEXT"': the scored game's co-operative outcome."""
+
     __slots__ = ("text",)
 
     def __init__(self, text: str):
@@ -439,6 +477,8 @@ class OutcomeIs(Node):
 
 
 class WinnerIs(Node):
+    """'winner is PLAYERS': the scored game's winners are exactly these players."""
+
     __slots__ = ("players",)
 
     def __init__(self, players: Any):
@@ -675,6 +715,8 @@ def choose_cards(g: Game, player: int, pool: list[int], low: int, high: int, pur
 
 # ====================================================================== statements
 class Seq(Node):
+    """A block: runs its statements in order; each one's result becomes 'did' for the next."""
+
     __slots__ = ("stmts",)
 
     def __init__(self, stmts: list[Any]):
@@ -690,6 +732,8 @@ class Seq(Node):
 
 
 class Nothing(Node):
+    """'nothing': does nothing (result 0)."""
+
     __slots__ = ()
 
     def run(self, g: Game, ctx: Ctx) -> int:
@@ -697,6 +741,8 @@ class Nothing(Node):
 
 
 class If(Node):
+    """'if C: ... otherwise: ...'."""
+
     __slots__ = ("cond", "then", "otherwise")
 
     def __init__(self, cond: Any, then: Any, otherwise: Any = None):
@@ -711,6 +757,8 @@ class If(Node):
 
 
 class ForPlayers(Node):
+    """'for each foe|player [in P] [marked ...]: ...' with each player bound to 'them'."""
+
     __slots__ = ("players", "body")
 
     def __init__(self, players: Any, body: Any):
@@ -724,6 +772,8 @@ class ForPlayers(Node):
 
 
 class ForCards(Node):
+    """'for each card ...: ...' with each card bound to 'it'."""
+
     __slots__ = ("cards", "body")
 
     def __init__(self, cards: Any, body: Any):
@@ -737,6 +787,8 @@ class ForCards(Node):
 
 
 class Repeat(Node):
+    """'repeat N: ...' (bounded: at most 1000 times)."""
+
     __slots__ = ("times", "body")
 
     def __init__(self, times: Any, body: Any):
@@ -829,6 +881,8 @@ class CounterAdd(Node):
 
 
 class CounterSet(Node):
+    """'set COUNTER to N' (within the counter's bounds)."""
+
     __slots__ = ("counter", "owner", "value", "cards")
 
     def __init__(self, counter: int, owner: str, value: Any, cards: Any = None):
@@ -842,6 +896,8 @@ class CounterSet(Node):
 
 
 class MarkPlayers(Node):
+    """'mark|unmark PLAYERS "M" [this turn]': local to the effect, or for the turn."""
+
     __slots__ = ("players", "mark", "this_turn", "on")
 
     def __init__(self, players: Any, mark: str, this_turn: bool, on: bool):
@@ -855,6 +911,8 @@ class MarkPlayers(Node):
 
 
 class MarkCards(Node):
+    """'mark|unmark CARDS "M" [this turn]'."""
+
     __slots__ = ("cards", "mark", "this_turn", "on")
 
     def __init__(self, cards: Any, mark: str, this_turn: bool, on: bool):
@@ -888,6 +946,8 @@ class Resolve(Node):
 
 
 class Emit(Node):
+    """'emit "EVENT" [for PLAYERS]': fires the rules and triggers listening to the event."""
+
     __slots__ = ("event", "players")
 
     def __init__(self, event: str, players: Any = None):
@@ -901,6 +961,8 @@ class Emit(Node):
 
 
 class EndGame(Node):
+    """'end game "REASON"': the game ends at once."""
+
     __slots__ = ("reason",)
 
     def __init__(self, reason: str):
@@ -911,6 +973,8 @@ class EndGame(Node):
 
 
 class Let(Node):
+    """'let X = EXPR': a number named for the rest of the block."""
+
     __slots__ = ("name", "value")
 
     def __init__(self, name: str, value: Any):
@@ -932,6 +996,8 @@ class Closure(Node):
 
 
 class RunBlock(Node):
+    """A block parameter run by its name ('B'), in the caller's context."""
+
     __slots__ = ("name",)
 
     def __init__(self, name: str):
@@ -1045,6 +1111,8 @@ class Take(Node):
 
 
 class Shuffle(Node):
+    """'shuffle ZONE' with the game's one RNG (or as rigged by a scenario)."""
+
     __slots__ = ("zone",)
 
     def __init__(self, zone: Any):
@@ -1057,6 +1125,8 @@ class Shuffle(Node):
 
 
 class Flip(Node):
+    """'flip CARDS': face up becomes face down and back."""
+
     __slots__ = ("cards",)
 
     def __init__(self, cards: Any):
@@ -1072,6 +1142,8 @@ class Flip(Node):
 
 
 class Reveal(Node):
+    """'reveal CARDS': shows the cards (a log entry); nothing moves."""
+
     __slots__ = ("cards",)
 
     def __init__(self, cards: Any):

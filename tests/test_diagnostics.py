@@ -202,3 +202,10 @@ def test_ast_cache_round_trip(tmp_path, monkeypatch):
     cache._AST_CACHE.clear()
     assert cache.build_cached(text, "a.cards") == first
     cache._disk_cache.cache_clear()
+
+
+def test_reference_doc_is_generated_from_the_compiler_tables():
+    from dsl.reference import reference_markdown
+
+    assert Path("docs/reference.md").read_text(encoding="utf-8") == reference_markdown(), \
+        "run: python -m dsl.reference"
