@@ -453,8 +453,19 @@ class CounterDecl(Node):
 
 
 class EffectDef(Node):
+    """``effect PATTERN [printed "TEMPLATE"]: body``."""
+
     pattern: tuple[CallItem, ...]
     body: Body
+    printed: str = ""
+
+
+class PrintedLabel(Node):
+    """``printed LABEL as "TEMPLATE"``: how an ability label reads on a card; ``{text}`` is
+    the ability's own text."""
+
+    label: str
+    template: str
 
 
 class Printing(Node):
@@ -606,7 +617,7 @@ class Quiet(Node):
 
 Item = Union[Header, Uses, Players, Types, Attribute, Abilities, Passive, ZoneDecl, CounterDecl, EffectDef,
              CardDef, Rule, Setup, Turn, Action, EndWhen, Score, Outcome, Warn, TieBreak, Expect, Answers, DoStep, Seed,
-             NextTurn, Finish, ActiveSeat, Rig, Quiet, Remove]
+             NextTurn, Finish, ActiveSeat, Rig, Quiet, Remove, PrintedLabel]
 
 
 class Script(Node):

@@ -155,7 +155,11 @@ class _Builder(Transformer):
 
     def effect_def(self, meta, c):
         call: A.Call = c[0]
-        return A.EffectDef(self._sp(meta), call.items, c[1])
+        printed = _s(c[1]) if len(c) == 3 else ""
+        return A.EffectDef(self._sp(meta), call.items, c[-1], printed)
+
+    def printed_label(self, meta, c):
+        return A.PrintedLabel(self._sp(meta), c[0], _s(c[1]))
 
     # ------------------------------------------------------------ cards
     def card(self, meta, c):

@@ -88,6 +88,7 @@ class Symbols:
     tie_break: A.TieBreak | None = None
     outcomes: list[A.Outcome] = field(default_factory=list)
     warns: list[A.Warn] = field(default_factory=list)
+    printed_labels: dict[str, A.PrintedLabel] = field(default_factory=dict)
     scenario_steps: list[Any] = field(default_factory=list)
     quiet_events: list[str] = field(default_factory=list)
     quiet_counters: list[tuple[str, Span]] = field(default_factory=list)
@@ -310,6 +311,8 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
                 sym.outcomes.append(item)
             elif isinstance(item, A.Warn):
                 sym.warns.append(item)
+            elif isinstance(item, A.PrintedLabel):
+                sym.printed_labels[item.label] = item
             elif isinstance(item, A.Remove):
                 removed[(item.kind, item.name)] = item.span
             elif isinstance(item, (A.Expect, A.Answers, A.DoStep, A.Seed, A.NextTurn, A.Finish, A.ActiveSeat, A.Rig)):

@@ -527,6 +527,9 @@ class Lowerer:
         score = self.body(sym.score.body, {}) if sym.score is not None else None
         ties = [self.expr(x, {}) for x in sym.tie_break.exprs] if sym.tie_break is not None else []
         outcomes = [(o.text, self.cond(o.cond, {})) for o in sym.outcomes]
+        for pl in sym.printed_labels.values():
+            if pl.label not in sym.labels:
+                self.unknown("ability label", pl.label, pl.span, sym.labels)
         warns = [(w.text, self.cond(w.cond, {})) for w in sym.warns]
         passives = [(p.label, self.zone(p.zone, p.span)) for p in sym.passives]
         passive_counters = frozenset(k for ct in cards for amounts in ct.passive.values() for k in amounts)
