@@ -159,10 +159,11 @@ class SumAttr(Node):
 
 
 class Highest(Node):
-    """'highest EXPR among PLAYERS', or 'highest ATTR of CARDS' (players None)."""
+    """'highest|lowest EXPR among PLAYERS', or 'highest|lowest ATTR of CARDS' (players None)."""
 
     expr: "Expr"
     players: PlayerSel | None
+    lowest: bool = False
 
 
 class MinMax(Node):

@@ -732,6 +732,12 @@ class _Builder(Transformer):
     def highest_of_cards(self, meta, c):
         return A.Highest(self._sp(meta), c[0], None)
 
+    def lowest(self, meta, c):
+        return A.Highest(self._sp(meta), c[0], c[1], True)
+
+    def lowest_of_cards(self, meta, c):
+        return A.Highest(self._sp(meta), c[0], None, True)
+
     def max_(self, meta, c):
         return A.MinMax(self._sp(meta), "max", c[0], c[1])
 

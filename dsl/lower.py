@@ -183,11 +183,11 @@ class Lowerer:
             return E.SumAttr(self.attr(e.attr, e.span), self.cards(e.cards, params))
         if isinstance(e, A.Highest):
             if e.players is not None:
-                return E.Highest(self.expr(e.expr, params), self.players(e.players, params))
+                return E.Highest(self.expr(e.expr, params), self.players(e.players, params), e.lowest)
             if not isinstance(e.expr, A.AttrOf):
                 self.err("CS204", "write 'highest ATTRIBUTE of CARDS' or 'highest EXPRESSION among PLAYERS'", e.span)
                 return E.Const(0)
-            return E.HighestAttr(self.attr(e.expr.attr, e.span), self.cards(e.expr.card, params))
+            return E.HighestAttr(self.attr(e.expr.attr, e.span), self.cards(e.expr.card, params), e.lowest)
         if isinstance(e, A.MinMax):
             return E.MinMax(e.op, self.expr(e.left, params), self.expr(e.right, params))
         if isinstance(e, A.AttrOf):

@@ -193,16 +193,18 @@ class CounterValue(Node):
 
 
 class HighestAttr(Node):
-    """The highest value of an attribute among the selected cards (0 for none)."""
+    """The highest (or lowest) value of an attribute among the selected cards (0 for none)."""
 
-    __slots__ = ("attr", "cards")
+    __slots__ = ("attr", "cards", "lowest")
 
-    def __init__(self, attr: str, cards: Any):
-        self.attr, self.cards = attr, cards
+    def __init__(self, attr: str, cards: Any, lowest: bool = False):
+        self.attr, self.cards, self.lowest = attr, cards, lowest
 
     def evaluate(self, g: Game, ctx: Ctx) -> int:
         vals = [int(g.card_attrs[c].get(self.attr, 0)) for c in self.cards.cards(g, ctx)]
-        return max(vals) if vals else 0
+        if not vals:
+            return 0
+        return min(vals) if self.lowest else max(vals)
 
 
 class MinMax(Node):
@@ -232,16 +234,18 @@ class CardCounter(Node):
 
 
 class Highest(Node):
-    """'highest EXPR among PLAYERS': the largest value with each player as 'them'."""
+    """'highest|lowest EXPR among PLAYERS': the extreme value with each player as 'them'."""
 
-    __slots__ = ("expr", "players")
+    __slots__ = ("expr", "players", "lowest")
 
-    def __init__(self, expr: Any, players: Any):
-        self.expr, self.players = expr, players
+    def __init__(self, expr: Any, players: Any, lowest: bool = False):
+        self.expr, self.players, self.lowest = expr, players, lowest
 
     def evaluate(self, g: Game, ctx: Ctx) -> int:
         vals = [self.expr.evaluate(g, ctx.with_them(p)) for p in self.players.players(g, ctx)]
-        return max(vals) if vals else 0
+        if not vals:
+            return 0
+        return min(vals) if self.lowest else max(vals)
 
 
 # ====================================================================== conditions
