@@ -91,6 +91,8 @@ def _space(a: tuple[Token, str], b: tuple[Token, str]) -> bool:
         return False
     if ta.type == "SIGN" and ra in _UNARY_SIGN_PARENTS:
         return False
+    if str(ta) == "-" and ra == "neg":  # unary minus: -1, -(cost of it)
+        return False
     return not (str(tb) == "(" and str(ta) in ("max", "min") and rb in ("max_", "min_"))
 
 
