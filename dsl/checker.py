@@ -165,8 +165,28 @@ def display(tokens: list[tuple[Any, ...]] | tuple[tuple[Any, ...], ...]) -> str:
             z = t[1]
             parts.append({"you": "your ", "them": "their ", "shared": "the "}.get(z.owner, "") + z.name)
         else:
-            parts.append("<cards>")
+            parts.append(_describe_cards(t[1]))
     return " ".join(parts)
+
+
+def _describe_zone(z: A.ZoneRef) -> str:
+    own = {"you": "your ", "them": "their ", "shared": "the ", "owner": "its owner's "}.get(z.owner, "the ")
+    return "its home" if z.owner == "home" else own + z.name
+
+
+def _describe_cards(sel: A.CardSel) -> str:
+    """A short reading of a card selector for prompts and messages ('a card from your hand')."""
+    if sel.kind in ("this", "it"):
+        return sel.kind
+    if sel.kind in ("top", "bottom"):
+        n = sel.count.value if isinstance(sel.count, A.Num) else "N"
+        what = "card" if n == 1 else f"{n} cards"
+        return f"the {sel.kind} {what} of {' and '.join(_describe_zone(z) for z in sel.zones)}"
+    q = {"one": "a", "up to": "up to N", "random": "a random", "all": "all", "each": "each", "n": "N",
+         "random n": "N random"}.get(sel.quantity, sel.quantity)
+    kind = f'"{sel.name}"' if sel.name else " ".join(sel.types) or sel.card_word or "card"
+    where = f" from {' and '.join(_describe_zone(z) for z in sel.zones)}" if sel.zones else ""
+    return f"{q} {kind}{where}".strip()
 
 
 @functools.lru_cache(maxsize=1)

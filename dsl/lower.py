@@ -12,7 +12,7 @@ from runtime import effects as E
 from runtime.definition import ActionDef, CardType, CounterDef, EndCondition, GameDefinition, Printing, TriggerDef, ZoneDef
 
 from . import ast as A
-from .checker import Match, Symbols, collect, match_call
+from .checker import Match, Symbols, collect, display, match_call, tokens_of
 from .diagnostics import CompileError, Diagnostic, did_you_mean, error, warning
 from .loader import Program
 
@@ -329,7 +329,7 @@ class Lowerer:
         assert match is not None
         inner = self._build_call(match, c, params)
         if c.may:
-            inner = E.May(inner, match.sig.display)
+            inner = E.May(inner, display(tokens_of(c.items)))
         if c.subject is not None:
             inner = E.AsPlayers(self.players(c.subject, params), inner)
         return inner
