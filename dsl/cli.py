@@ -201,16 +201,40 @@ def variants(game: str) -> None:
 
 
 # ---------------------------------------------------------------- compile
-def _write_atomic(path: str, text: str) -> None:
-    """Write a whole file or nothing (temp file + rename)."""
+def _writable(path: str, option: str) -> None:
+    """Fail early (usage error, before any work) when an output file cannot be written."""
     target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=".cardscript-")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise click.BadParameter(f"folder {folder} does not exist", param_hint=option)
+    if target.is_dir():
+        raise click.BadParameter(f"{path} is a folder", param_hint=option)
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise click.BadParameter(f"cannot write {path}", param_hint=option)
+
+
+def _write_atomic(path: str, text: str) -> None:
+    """Write a whole file or nothing (temp file + rename), readable as umask allows.
+
+    Raises:
+        click.ClickException: the file cannot be written (nothing is left behind).
+    """
+    target = Path(path)
+    tmp = ""
     try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=".cardscript-")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
+    except OSError as exc:
+        if tmp and os.path.exists(tmp):
+            os.unlink(tmp)
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
     except BaseException:
-        if os.path.exists(tmp):
+        if tmp and os.path.exists(tmp):
             os.unlink(tmp)
         raise
 
@@ -232,8 +256,7 @@ def compile_cmd(game: str, output: str | None, variants: tuple[str, ...], mixes:
         raise click.ClickException("internal error: the IR does not match its schema: " + problems[0])
     text = json.dumps(ir, indent=1, sort_keys=True) + "\n"
     if output:
-        if Path(output).parent and not Path(output).parent.exists() and str(Path(output).parent) != "":
-            raise click.BadParameter(f"folder {Path(output).parent} does not exist", param_hint="-o")
+        _writable(output, "-o")
         _write_atomic(output, text)
         click.echo(f"wrote {output} ({len(text)} bytes)", err=True)
     else:
@@ -285,6 +308,8 @@ def play(game: str, players: int | None, seed: int, bots: str, log_file: str | N
     from . import logfmt
     from .compiler import compile_game
 
+    if log_file:
+        _writable(log_file, "--log")
     d, _, program = _compile(game, with_paths, variants, mixes)
     n = _check_players(d, players)
     agents = _agents(bots, n)
@@ -345,8 +370,9 @@ def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
     table.add_column("bot")
     table.add_column("score", justify="right")
     table.add_column("tie-breaks", justify="right")
+    coop = bool(d.outcomes)  # a co-operative game has an outcome, not a winner
     for place, p in enumerate(result.ranking, 1):
-        mark = " ★" if p in result.winners else ""
+        mark = " ★" if p in result.winners and not coop else ""
         table.add_row(str(place), f"P{p + 1}{mark}", bots[p], str(result.scores[p]),
                       ", ".join(str(v) for v in result.tie_values[p]))
     Console().print(table)
@@ -389,7 +415,7 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
         task = progress.add_task(f"simulating {games} games", total=games)
         for i in range(games):
             res = Engine(d, n, _agents(bots, n), seed + i, log=False).run()
-            share = 1 / len(res.winners)
+            share = 1 / len(res.winners) if not d.outcomes else 0  # co-operative: outcomes, no winner
             for w in res.winners:
                 wins_seat[w] += share
                 wins_bot[names[w]] += share
@@ -416,6 +442,14 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
     from rich.table import Table
 
     console = Console()
+    if not d.outcomes:
+        _wins_tables(console, d, games, n, names, wins_seat, wins_bot)
+    _games_tables(console, d, games, summary, reasons, outcomes)
+
+
+def _wins_tables(console: Any, d: Any, games: int, n: int, names: list[str], wins_seat: Any, wins_bot: Any) -> None:
+    from rich.table import Table
+
     t = Table(title=f"{d.name}: {games} games, {n} players, bots {','.join(names)}")
     t.add_column("seat")
     t.add_column("bot")
@@ -431,6 +465,11 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
         for b in sorted(set(names)):
             tb.add_row(b, f"{wins_bot[b]:g}")
         console.print(tb)
+
+
+def _games_tables(console: Any, d: Any, games: int, summary: dict[str, Any], reasons: Any, outcomes: Any) -> None:
+    from rich.table import Table
+
     s = Table(title="games")
     s.add_column("measure")
     s.add_column("value", justify="right")
@@ -491,6 +530,8 @@ def test(paths: tuple[str, ...], fmt: str) -> None:
         p = Path(raw)
         if not p.exists():
             raise click.BadParameter(f"no such file or folder: {raw}", param_hint="PATHS")
+        if p.is_file() and p.suffix != ".scenario" and not p.name.endswith(".scenario.txt"):
+            raise click.BadParameter(f"{raw} is not a scenario (a .scenario file)", param_hint="PATHS")
         files.extend(sorted(p.rglob("*.scenario")) if p.is_dir() else [p])
     if not files:
         raise click.UsageError("no .scenario files found")
@@ -515,6 +556,45 @@ def test(paths: tuple[str, ...], fmt: str) -> None:
 
 
 # ---------------------------------------------------------------- replay
+def _read_log(log_file: str) -> list[dict[str, Any]]:
+    """The entries of a log written by 'play --log', checked enough to replay safely.
+
+    Raises:
+        click.ClickException: with the line of the first problem.
+    """
+    def bad(line: int, why: str) -> click.ClickException:
+        return click.ClickException(f"{log_file}:{line}: not a cardscript log ({why})")
+
+    try:
+        with open(log_file, encoding="utf-8") as fh:
+            raw = fh.read().splitlines()
+    except UnicodeDecodeError:
+        raise bad(1, "not UTF-8 text") from None
+    entries: list[dict[str, Any]] = []
+    for no, line in enumerate(raw, 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise bad(no, f"bad JSON: {exc.msg}") from None
+        if not isinstance(entry, dict):
+            raise bad(no, "a line is not a JSON object")
+        if entry.get("t") == "decision" and not (isinstance(entry.get("chose"), list)
+                                                 and all(isinstance(i, int) for i in entry["chose"])):
+            raise bad(no, "a decision without its choice")
+        entries.append(entry)
+    if not entries or entries[0].get("t") != "header":
+        raise bad(1, "no header line")
+    head = entries[0]
+    if head.get("cardscript") != 1:
+        raise bad(1, f"log format {head.get('cardscript')!r}: this cardscript reads format 1")
+    for key, kind in (("game", str), ("players", int), ("seed", int)):
+        if not isinstance(head.get(key), kind) or isinstance(head.get(key), bool):
+            raise bad(1, f"the header has no valid {key!r}")
+    return entries
+
+
 @main.command()
 @click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
 @_guard
@@ -525,14 +605,7 @@ def replay(log_file: str) -> None:
 
     from .compiler import compile_game
 
-    with open(log_file, encoding="utf-8") as fh:
-        raw = fh.read().splitlines()
-    try:
-        entries = [json.loads(line) for line in raw if line.strip()]
-    except json.JSONDecodeError as exc:
-        raise click.ClickException(f"{log_file}:{exc.lineno}: not a cardscript log (bad JSON: {exc.msg})")
-    if not entries or entries[0].get("t") != "header":
-        raise click.ClickException(f"{log_file}:1: not a cardscript log (no header line)")
+    entries = _read_log(log_file)
     head = entries[0]
     d, _, program = _compile(head["game"], tuple(head.get("with", ())), tuple(head.get("variants", ())),
                              tuple(head.get("mix", ())))
@@ -542,6 +615,9 @@ def replay(log_file: str) -> None:
     from runtime.engine import InvalidDecision
 
     queue = [e["chose"] for e in entries[1:] if e.get("t") == "decision"]
+    if head["players"] < d.players[0] or head["players"] > d.players[1]:
+        raise click.ClickException(f"{log_file}:1: the log says {head['players']} players; "
+                                   f"{d.name} is for {d.players[0]} to {d.players[1]}")
     agent = ScriptedAgent(queue)
     try:
         result = Engine(d, head["players"], [agent] * head["players"], head["seed"], log=True).run()
@@ -581,7 +657,7 @@ def fmt_cmd(paths: tuple[str, ...], check: bool) -> None:
         try:
             res = format_file(f, check)
         except CompileError as exc:
-            _print_diags(exc.diagnostics, {str(f): f.read_text(encoding="utf-8")})
+            _print_diags(exc.diagnostics, {str(f): f.read_text(encoding="utf-8", errors="replace")})
             errors += 1
             continue
         changed += res.changed

@@ -157,6 +157,11 @@ def _check_file(f: Path, rep: CheckReport) -> list[Diagnostic]:
     rep.files.extend(program.sources)
     if any(i.kind == "game" for s in program.scripts for i in s.items if isinstance(i, A.Header)):
         return check_program(program)
+    if any(i.kind == "variant" for s in program.scripts for i in s.items if isinstance(i, A.Header)):
+        # a variant that does not name its game: check it against the game of its folder
+        game = f.resolve().parent.parent if f.resolve().parent.name == "variants" else None
+        if game is not None and any(_header_kind(p) == "game" for p in game.iterdir() if p.is_file()):
+            return check_program(load_program(resolve_game(str(game)), [f]))
     build(rep.sources[next(iter(program.sources))], next(iter(program.sources)))
     return []
 
@@ -200,6 +205,13 @@ def check_paths(paths: list[str]) -> CheckReport:
     return rep
 
 
+def _unused_siblings(main: Path, program: Program) -> list[Path]:
+    """Scripts beside a game's main script that the game does not use (new card files)."""
+    used = {str(Path(n).resolve()) for n in program.sources}
+    return [p for p in sorted(main.parent.iterdir())
+            if p.suffix in (".rules", ".cards") and str(p.resolve()) not in used]
+
+
 def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
     if kind == "expansion":
         return _check_expansion(f, rep)
@@ -218,7 +230,21 @@ def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
             program = load_program(f, resolve_variants(str(Path(game).parent), wanted))
     rep.sources.update(program.sources)
     rep.files.extend(program.sources)
-    return check_program(program) if kind == "game" else _check_scenario(program)
+    if kind != "game":
+        return _check_scenario(program)
+    diags = check_program(program)
+    for extra in _unused_siblings(f, program):
+        # not used by the game: checked as if added to it, so its mistakes still show
+        try:
+            with_extra = load_program(f, [extra])
+        except CompileError as exc:
+            diags.extend(exc.diagnostics)
+            continue
+        rep.sources.update(with_extra.sources)
+        rep.files.extend(with_extra.sources)
+        diags.extend(d for d in check_program(with_extra) if d.span is not None and d.span.file in
+                     {k for k in with_extra.sources if Path(k).resolve() == extra.resolve()})
+    return diags
 
 
 # ---------------------------------------------------------------- JSON IR

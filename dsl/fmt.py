@@ -400,7 +400,13 @@ def format_file(path: Path, check: bool) -> FileResult:
     Raises:
         CompileError: the file does not parse.
     """
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CompileError([error("CS001", f"{path} is not UTF-8 text (byte {exc.start} cannot be read)", None,
+                                  "save the script as UTF-8")]) from None
+    except OSError as exc:
+        raise CompileError([error("CS001", f"cannot read {path}: {exc.strerror}", None)]) from None
     out = format_text(text, str(path))
     if out == text:
         return FileResult(str(path), False)

@@ -41,7 +41,7 @@ def _scripts_in(folder: Path) -> list[Path]:
 
 def _header_kind(path: Path) -> str:
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
             for line in fh:
                 s = line.strip()
                 if s and not s.startswith("#"):
@@ -49,6 +49,16 @@ def _header_kind(path: Path) -> str:
     except OSError:
         return ""
     return ""
+
+
+def read_script(path: Path) -> str:
+    """A script's text: UTF-8 (a leading byte-order mark is dropped).
+
+    Raises:
+        OSError: the file cannot be read.
+        UnicodeDecodeError: it is not UTF-8 text.
+    """
+    return path.read_bytes().decode("utf-8-sig")
 
 
 @dataclass
@@ -149,9 +159,13 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
             return
         name = display(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            diags.append(error("CS001", f"cannot read {name}: {exc.__class__.__name__}", at,
+            text = read_script(path)
+        except UnicodeDecodeError as exc:
+            diags.append(error("CS001", f"{name} is not UTF-8 text (byte {exc.start} cannot be read)", at,
+                               "save the script as UTF-8"))
+            return
+        except OSError as exc:
+            diags.append(error("CS001", f"cannot read {name}: {exc.strerror or exc.__class__.__name__}", at,
                                "check the path: it is relative to the script that names it"))
             return
         sources[name] = text
@@ -218,5 +232,13 @@ def _targets(src: Path, target: str, span: Span, root: Path, diags: list[Diagnos
                            did_you_mean(dest.name, near) or "check the path: it is relative to the script that names it"))
         return []
     if dest.is_dir():
-        return _scripts_in(dest)
+        inside = []
+        for f in _scripts_in(dest):
+            real = f.resolve()
+            if any(real == r or r in real.parents for r in allowed):
+                inside.append(f)
+            else:  # a link in the folder that leads outside the package
+                diags.append(error("CS003", f"{f.name} in {target!r} leads outside the game's folder", span,
+                                   "a script may only use scripts inside its own folder tree"))
+        return inside
     return [dest]

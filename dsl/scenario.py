@@ -199,7 +199,9 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
     except RigError as exc:
         g.rigged.clear()
         res.diagnostics.append(error("CS303", f"a rigged outcome does not fit: {exc}", st.span))
-    except (RunawayError, InvalidDecision) as exc:
+    except InvalidDecision as exc:
+        res.diagnostics.append(error("CS303", f"an answer does not fit: {exc}", st.span))
+    except RunawayError as exc:
         res.diagnostics.append(error("CS401", str(exc), st.span, " -> ".join(getattr(exc, "chain", []))))
     return False
 
