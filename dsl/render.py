@@ -19,17 +19,28 @@ a generic rule of English:
 * names are printed as the game prints them: card names as declared, types, counters
   and shared zones title-cased (hyphens read as spaces), per-player zones in lower case.
 
-:func:`render_program` gives a :class:`RenderedCard` per card; :func:`write_html` and
-:func:`write_svg` write a gallery page and print-and-play card faces.
+The scripts may say how their words read on a card (see :func:`fill`):
+
+* ``effect PATTERN printed "TEMPLATE":`` — a call of the effect is the template, each
+  ``{PARAM}`` replaced by the rendered argument (``{B}``, the block parameter, by the
+  block's clauses joined with ", then "); a subject still agrees with the first word;
+* ``printed LABEL as "TEMPLATE"`` — an ability with that label is the template, ``{text}``
+  replaced by the ability's own text: its sentences where ``{text}`` starts a sentence,
+  else its statements as one clause list ("a, b, and c");
+* a placeholder that names an attribute of the card being rendered is its value
+  (``{cost}``: its cost);
+* a sentence of a template whose block or text is empty is left out; "a" before a
+  value that starts with a vowel reads "an".
+
+:func:`render_program` gives a :class:`RenderedCard` per card; the gallery page and
+print-and-play card faces are written by :mod:`dsl.render_html`.
 """
 
 from __future__ import annotations
 
-import html
-import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +118,72 @@ def quoted(text: str) -> str:
     return f"\u201c{text}\u201d"
 
 
+def listed(parts: list[str]) -> str:
+    """Clauses as one list: "a, b, and c"; "a, then you may b" when a later clause is optional."""
+    parts = [p for p in parts if p]
+    if any(_MAY.match(p) for p in parts[1:]):
+        return ", then ".join(parts)
+    return and_list(parts)
+
+
+_MAY = re.compile(r"^(\S+ ){0,2}may ")
+_PLACEHOLDER = re.compile(r"\{(\w[\w ]*)\}")
+_PREPOSITIONS = {"to", "into", "of", "on", "at", "by", "from", "for", "with", "in", "under"}
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+@dataclass(frozen=True)
+class _Arg:
+    """A template value: its text, words to add at the end of its sentence ('for each X'),
+    or, for a computed number, the phrase that follows the noun it counts ('equal to X')."""
+
+    text: str
+    tail: str = ""
+    equal: str = ""
+    block: bool = False  # a block or an ability's text: its sentence is left out when empty
+
+
+def _equal_to(sentence_text: str, placeholder: str, phrase: str) -> str:
+    """'take {N} damage' -> 'take damage equal to X': the number leaves its place and the
+    phrase follows the words after it (up to a preposition, a placeholder or punctuation)."""
+    toks = sentence_text.split(" ")
+    i = next((k for k, t in enumerate(toks) if t == placeholder), None)
+    if i is None:
+        return sentence_text.replace(placeholder, phrase)
+    del toks[i]
+    j = i
+    while j < len(toks) and "{" not in toks[j] and toks[j].lower() not in _PREPOSITIONS:
+        if toks[j][-1:] in ".,;:!?":
+            toks[j] = f"{toks[j][:-1]} {phrase}{toks[j][-1]}"
+            return " ".join(toks)
+        j += 1
+    toks.insert(j, phrase)
+    return " ".join(toks)
+
+
+def fill(template: str, values: dict[str, _Arg]) -> str:
+    """A template with its placeholders replaced (see the module docstring). A placeholder
+    with no value stays as written."""
+    out = []
+    for part in _SENTENCE_END.split(template.strip()):
+        names = [n for n in _PLACEHOLDER.findall(part) if n in values]
+        if any(values[n].block and not values[n].text.strip() for n in names):
+            continue
+        for n in names:
+            v, ph = values[n], "{" + n + "}"
+            if v.equal:
+                part = _equal_to(part, ph, v.equal)
+                continue
+            if v.text and v.text[0].lower() in "aeiou":
+                part = re.sub(r"\b([Aa]) (?=" + re.escape(ph) + ")", r"\1n ", part)
+            part = part.replace(ph, v.text)
+            if v.tail:
+                end = len(part.rstrip(".!?"))
+                part = f"{part[:end]} {v.tail}{part[end:]}"
+        out.append(part)
+    return " ".join(out)
+
+
 # ---------------------------------------------------------------- rendering context
 @dataclass
 class _Holder:
@@ -129,6 +206,8 @@ class _Ctx:
     it: _Holder = field(default_factory=_Holder)
     subject: A.PlayerSel | None = None  # a subject handed to the first statement (choose ...: X)
     may: bool = False
+    top: bool = False  # a statement of an ability's own body (one sentence each)
+    prev: Any = None  # the statement before this one in its body ('if you don't' after 'you may')
 
 
 _OPS = {"==": "is", "!=": "is not", ">": "is more than", "<": "is less than", ">=": "is at least",
@@ -144,6 +223,7 @@ class Renderer:
         self.sym: Symbols = collect(program.scripts)[0]
         self.names = self._names()
         self._bindings: dict[str, Any] = {}
+        self._card: A.CardDef | None = None
 
     def _names(self) -> dict[str, str]:
         names = {t: title(t) for t in self.sym.types}
@@ -153,6 +233,7 @@ class Renderer:
 
     # ------------------------------------------------------------ cards
     def card(self, card: A.CardDef) -> RenderedCard:
+        self._card = card
         parts: list[A.Ability | A.Trigger] = sorted([*card.abilities, *card.triggers],
                                                     key=lambda a: (a.span.line, a.span.column))
         paragraphs = [self.ability(a) if isinstance(a, A.Ability) else self.trigger(a) for a in parts]
@@ -163,10 +244,26 @@ class Renderer:
                             tuple(capitalise_sentences(p) for p in paragraphs if p), card.faces)
 
     def ability(self, ab: A.Ability) -> str:
+        printed = self.sym.printed_labels.get(ab.label)
+        if printed is not None:
+            return self.labelled(printed.template, ab.body)
         body = self.sentences(ab.body, _Ctx())
         if ab.label == "play":
             return body
         return f"{title(ab.label)}: {body}" if body else f"{title(ab.label)}."
+
+    def labelled(self, template: str, body: A.Body) -> str:
+        """An ability through its label's printed template: ``{text}`` starting a sentence is
+        the ability's sentences, inside one its statements as one clause list."""
+        at = template.find("{text}")
+        if at < 0:
+            return sentence(fill(template, {}))
+        before = template[:at].rstrip()
+        if not before or before.endswith((".", "!", "?", ":")):
+            text = self.sentences(body, _Ctx())
+        else:
+            text = listed(self.clauses(body, _Ctx()))
+        return sentence(fill(template, {"text": _Arg(text, block=True)}))
 
     def trigger(self, tr: A.Trigger) -> str:
         ev = tr.event
@@ -188,11 +285,15 @@ class Renderer:
     # ------------------------------------------------------------ bodies
     def sentences(self, body: A.Body, ctx: _Ctx) -> str:
         """A top-level body: one sentence per statement."""
-        return " ".join(filter(None, (sentence(self.stmt(s, ctx if i == 0 else self._rest(ctx)))
+        return " ".join(filter(None, (sentence(self.stmt(s, replace(self._nth(body, i, ctx), top=True)))
                                       for i, s in enumerate(body.stmts))))
 
     def clauses(self, body: A.Body, ctx: _Ctx) -> list[str]:
-        return [c for i, s in enumerate(body.stmts) if (c := self.stmt(s, ctx if i == 0 else self._rest(ctx)))]
+        return [c for i, s in enumerate(body.stmts) if (c := self.stmt(s, self._nth(body, i, ctx)))]
+
+    def _nth(self, body: A.Body, i: int, ctx: _Ctx) -> _Ctx:
+        """The context of a body's statement i: the first gets the handed-down subject."""
+        return replace(ctx if i == 0 else self._rest(ctx), prev=body.stmts[i - 1] if i else None)
 
     def joined(self, body: A.Body, ctx: _Ctx, sep: str) -> str:
         return sep.join(self.clauses(body, ctx))
@@ -214,6 +315,13 @@ class Renderer:
         return s.name
 
     def s_if(self, s: A.If, ctx: _Ctx) -> str:
+        if isinstance(s.cond, A.Did) and s.cond.negate and s.otherwise is None:
+            # after 'you may X', "if you choose not to"; after a statement that is not
+            # optional itself (a keyword that offers the choice), "otherwise"
+            if not getattr(ctx.prev, "may", False):
+                return f"otherwise, {and_list(self.clauses(s.then, ctx))}"
+            who = self.source(s.cond.span).split(" ")[0] or "you"
+            return f"if {who} choose not to, {and_list(self.clauses(s.then, ctx))}"
         text = f"if {self.cond(s.cond, ctx)}, {and_list(self.clauses(s.then, ctx))}"
         if s.otherwise is not None:
             text += ". " + sentence(f"otherwise, {and_list(self.clauses(s.otherwise, ctx))}")
@@ -227,7 +335,7 @@ class Renderer:
         the statements after it say 'it'/'they' as written."""
         first = self.stmt(body.stmts[0], ctx)
         holder.used = True
-        rest = [self.stmt(s, self._rest(ctx)) for s in body.stmts[1:]]
+        rest = [self.stmt(s, self._nth(body, i, ctx)) for i, s in enumerate(body.stmts) if i]
         return sep.join(c for c in [first, *rest] if c)
 
     def s_forplayers(self, s: A.ForPlayers, ctx: _Ctx) -> str:
@@ -242,7 +350,7 @@ class Renderer:
         sel = s.cards
         if s.body.stmts and _mentions(s.body.stmts[0], "it"):
             holder = _Holder(lambda moving: self.each_of(sel, ctx, moving))
-            return self.bound(s.body, _Ctx(ctx.them, holder), holder, ", then ")
+            return self.bound(s.body, _Ctx(ctx.them, holder), holder, ". " if ctx.top else ", then ")
         return f"for {self.each_of(sel, ctx, False)}: {self.joined(s.body, _Ctx(ctx.them), ', then ')}"
 
     def s_repeat(self, s: A.Repeat, ctx: _Ctx) -> str:
@@ -264,7 +372,8 @@ class Renderer:
                                                         and not first.may and first.block is None)
         if carries and _mentions(first, "it"):
             holder = _Holder(lambda moving: self.cards(sel, ctx, moving))
-            return self.bound(s.body, _Ctx(ctx.them, holder, s.subject, s.may), holder, ", then ")
+            sep = ". " if ctx.top else ", then "  # an ability's own statement: one sentence each
+            return self.bound(s.body, _Ctx(ctx.them, holder, s.subject, s.may), holder, sep)
         return f"{head()}: {self.joined(s.body, _Ctx(ctx.them), ', then ')}"
 
     def s_counteradd(self, s: A.CounterAdd, ctx: _Ctx) -> str:
@@ -310,6 +419,9 @@ class Renderer:
     def s_call(self, c: A.Call, ctx: _Ctx) -> str:
         match, _ = match_call(c, self.sym, {})
         subject, may = (c.subject, c.may) if c.subject is not None or c.may else (ctx.subject, ctx.may)
+        template = _printed(match)
+        if template:
+            return self.templated(c, match, ctx, template, subject, may)
         if c.block is not None:
             return self.keyword(c, match, ctx)
         words = self.call_words(c, match, ctx)
@@ -411,6 +523,70 @@ class Renderer:
         prefix = self.who(c.subject, c.may, ctx, "").strip() if c.subject is not None or c.may else ""
         text = " ".join(head) + ": " + sentence(body).rstrip(".")
         return f"{prefix} {text}" if prefix else text
+
+    def templated(self, c: A.Call, match: Any, ctx: _Ctx, template: str, subject: A.PlayerSel | None,
+                  may: bool) -> str:
+        """A call through its effect's printed template. The block is rendered first, as for
+        a keyword: the players it runs for stand in its "they" unless the template names them."""
+        moving = any(isinstance(i, A.ZoneArg) for i in c.items)
+        values: dict[str, _Arg] = {}
+        held = ""
+        if c.block is not None:
+            them = None
+            binding = self.binding(match.sig)
+            if binding is not None and binding[0] == "sel":
+                them = self._players_holder(binding[1], ctx)
+            elif binding is not None and "{" + binding[1] + "}" not in template:
+                for name, _kind, tok in match.bound:
+                    if name == binding[1] and tok is not None and tok[0] == "players":
+                        them, held = self._players_holder(tok[1], ctx), name
+            block = self.joined(c.block, _Ctx(them or ctx.them, ctx.it), ", then ")
+            values[match.sig.params[-1][0]] = _Arg(block, block=True)
+        for name, _kind, tok in match.bound:
+            if tok is not None and name != held:
+                values[name] = self.template_arg(tok, ctx, moving)
+        values.update(self.attributes(template, values))
+        text = fill(template, values)
+        if c.block is not None:
+            prefix = self.who(c.subject, c.may, ctx, "").strip() if c.subject is not None or c.may else ""
+            return f"{prefix} {text}" if prefix else text
+        if subject is None and not may:
+            return text
+        verb, _, rest = text.partition(" ")
+        return " ".join(filter(None, [self.who(subject, may, ctx, verb), rest]))
+
+    def attributes(self, template: str, taken: dict[str, _Arg]) -> dict[str, _Arg]:
+        """Placeholders that name an attribute of the card being rendered, with its value
+        (a card's name as the card is named)."""
+        out: dict[str, _Arg] = {}
+        card = self._card
+        for name in _PLACEHOLDER.findall(template):
+            if name in taken or name not in self.sym.attributes or card is None:
+                continue
+            value: int | str = self.sym.attributes[name].default
+            value = next((v for n, v, _ in card.attrs if n == name), value)
+            out[name] = _Arg(self.names.get(value.lower(), value) if isinstance(value, str) else str(value))
+        return out
+
+    def template_arg(self, tok: tuple[Any, ...], ctx: _Ctx, moving: bool) -> _Arg:
+        """A call argument as a template value (a count reads '1 ... for each X')."""
+        kind, value = tok[0], tok[1]
+        if kind == "num":
+            if isinstance(value, (A.Count, A.CountTypes)):
+                amount, more = self.amount(value, ctx)
+                return _Arg(amount, tail=more.strip())
+            if isinstance(value, (A.Num, A.Param)):
+                return _Arg(self.expr(value, ctx))
+            return _Arg("", equal=f"equal to {self.expr(value, ctx)}")
+        if kind == "players":
+            return _Arg(self.players(value, ctx))
+        if kind == "cards":
+            return _Arg(self.cards(value, ctx, moving))
+        if kind == "zone":
+            return _Arg(self.zone(value, ctx))
+        if kind == "str":
+            return _Arg(self.names.get(value.lower(), quoted(value)))
+        return _Arg(str(value))
 
     def block_subject(self, c: A.Call, match: Any, ctx: _Ctx) -> tuple[_Holder | None, Any]:
         """Who 'they' are in a keyword's block, and the call argument that says so."""
@@ -540,7 +716,8 @@ class Renderer:
             what = "card" if n == 1 else f"{n} cards"
             return f"the {sel.kind} {what} of {self.zone(sel.zones[0], ctx)}"
         head = self.quantity(sel, ctx)
-        return " ".join(filter(None, [head, self.place(sel, ctx, moving), self.filters(sel, ctx)]))
+        pre, post = self.filters(sel, ctx)
+        return " ".join(filter(None, [head, pre, self.place(sel, ctx, moving), post]))
 
     def quantity(self, sel: A.CardSel, ctx: _Ctx) -> str:
         q = sel.quantity
@@ -557,7 +734,11 @@ class Renderer:
         if sel.zones:
             one = sel.quantity in ("one", "random", "up to") or (sel.quantity == "n" and _is_one(sel.count))
             joiner = " or " if one else " and "  # one card: from one place or another
-            return ("from " if moving else "in ") + joiner.join(self.zone(z, ctx) for z in sel.zones)
+            where = "from " if moving else "in "
+            if moving or not any(self.controlled(z) for z in sel.zones):
+                return where + joiner.join(self.zone(z, ctx) for z in sel.zones)
+            # your play zone reads "you control": 'you control and in your discard'
+            return joiner.join("you control" if self.controlled(z) else where + self.zone(z, ctx) for z in sel.zones)
         if sel.in_param:
             return f"in {sel.in_param}"
         if sel.played:
@@ -566,14 +747,23 @@ class Renderer:
             return "you control"
         return ""
 
-    def filters(self, sel: A.CardSel, ctx: _Ctx) -> str:
-        out = []
+    def controlled(self, z: A.ZoneRef) -> bool:
+        """Your play zone: the cards in it are the cards you control."""
+        decl = self.sym.zones.get(z.name)
+        return z.owner == "you" and decl is not None and decl.play_zone
+
+    def filters(self, sel: A.CardSel, ctx: _Ctx) -> tuple[str, str]:
+        """The filters of a selector: those read "with ATTR N or less" go before its place
+        ('a card with cost 4 or less from your discard'), the others after it."""
+        pre: list[str] = []
+        post: list[str] = []
         for f in sel.filters:
             if f.kind == "has_not":
-                out.append("without " + " or ".join(self.names.get(w, title(w)) for w in f.words))
+                post.append("without " + " or ".join(self.names.get(w, title(w)) for w in f.words))
             elif f.kind == "where":
-                out.append(self.where(f.cond, ctx))
-        return " ".join(out)
+                text = self.where(f.cond, ctx)
+                (pre if text.startswith("with ") else post).append(text)
+        return " ".join(pre), " ".join(post)
 
     def where(self, cond: Any, ctx: _Ctx) -> str:
         """'where cost of it <= 4' -> 'with cost 4 or less'; other conditions as they are."""
@@ -592,7 +782,8 @@ class Renderer:
         """'all cards in your hand with hero' -> 'Hero in your hand' (after 'for each')."""
         if sel.kind != "pick" or sel.name:
             return self.cards(sel, ctx, False)
-        return " ".join(filter(None, [self.noun(sel, False), self.place(sel, ctx, False), self.filters(sel, ctx)]))
+        pre, post = self.filters(sel, ctx)
+        return " ".join(filter(None, [self.noun(sel, False), pre, self.place(sel, ctx, False), post]))
 
     # ------------------------------------------------------------ expressions and conditions
     def amount(self, e: Any, ctx: _Ctx) -> tuple[str, str]:
@@ -600,7 +791,8 @@ class Renderer:
         if isinstance(e, A.Count):
             return "1", f" for each {self.singular(e.cards, ctx)}"
         if isinstance(e, A.CountTypes):
-            return "1", f" for each card type among {self.cards(e.cards, ctx, False)}"
+            among = re.sub(r"^all ", "", self.cards(e.cards, ctx, False))
+            return "1", f" for each different card type among {among}"
         if isinstance(e, (A.Num, A.Param)):
             return self.expr(e, ctx), ""
         return "X", f", where X is {self.expr(e, ctx)}"
@@ -615,7 +807,7 @@ class Renderer:
         if isinstance(e, A.CountPlayers):
             return "the number of players"
         if isinstance(e, A.CountTypes):
-            return f"the number of card types among {self.cards(e.cards, ctx, False)}"
+            return f"the number of different card types among {re.sub(r'^all ', '', self.cards(e.cards, ctx, False))}"
         if isinstance(e, A.SumAttr):
             return f"the total {e.attr} of {self.cards(e.cards, ctx, False)}"
         if isinstance(e, A.Highest):
@@ -719,6 +911,12 @@ def _mentions(node: Any, what: str) -> bool:
     return any(_mentions(getattr(node, f), what) for f in fields)
 
 
+def _printed(match: Any) -> str:
+    """The printed template of a matched call's effect ('' for none, or for a built-in)."""
+    sig: EffectSig | None = match.sig if match is not None else None
+    return sig.defn.printed if sig is not None and sig.defn is not None else ""
+
+
 def _runs_only(body: A.Body, block: str) -> bool:
     return len(body.stmts) == 1 and isinstance(body.stmts[0], A.RunBlock) and body.stmts[0].name == block
 
@@ -761,134 +959,6 @@ def load(target: str) -> Program:
     return load_program(resolve_game(target))
 
 
-# ---------------------------------------------------------------- gallery and card faces
-_CSS = """
-body{font-family:Georgia,serif;background:#eee;margin:0;padding:16px;color:#222}
-h1{font-size:22px;margin:0 0 8px}
-#filters button{margin:0 4px 6px 0;padding:4px 10px;border:1px solid #555;border-radius:12px;background:#fff;cursor:pointer}
-#filters button.on{background:#333;color:#fff}
-#cards{display:flex;flex-wrap:wrap;gap:12px}
-.card{width:230px;min-height:320px;border:3px solid #333;border-radius:12px;background:#fffdf5;padding:10px;
- box-sizing:border-box;display:flex;flex-direction:column;box-shadow:2px 2px 4px #999}
-.card header{display:flex;justify-content:space-between;align-items:flex-start;gap:6px}
-.name{font-weight:bold;font-size:15px}
-.cost{min-width:26px;height:26px;border-radius:13px;background:#333;color:#fff;text-align:center;line-height:26px;
- font-weight:bold}
-.type{font-style:italic;font-size:12px;border-bottom:1px solid #999;margin:4px 0 6px;padding-bottom:3px}
-.text{font-size:13px;flex:1;line-height:1.35}
-.text p{margin:0 0 5px}
-.stats{font-size:11px;color:#555}
-footer{display:flex;justify-content:space-between;font-size:12px;margin-top:6px}
-.vp{font-weight:bold}
-"""
-
-_SCRIPT = """
-window.addEventListener('load',function(){if(location.hash){show(decodeURIComponent(location.hash.slice(1)));}});
-function show(t){document.querySelectorAll('#filters button').forEach(function(b){
- b.classList.toggle('on', b.dataset.type===t);});
- document.querySelectorAll('.card').forEach(function(c){
- var types=c.dataset.types.split('|');c.style.display=(t==='*'||types.indexOf(t)>=0)?'':'none';});}
-"""
-
-
-def _stats(card: RenderedCard, defaults: dict[str, Any]) -> str:
-    extra = [f"{k} {v}" for k, v in card.attributes.items() if k not in ("cost", "vp") and v != defaults.get(k)]
-    if card.faces:
-        extra.append("faces: " + " ".join(card.faces))
-    return ", ".join(extra)
-
-
-def gallery_html(game: str, cards: list[RenderedCard], defaults: dict[str, Any]) -> str:
-    """One self-contained page: a framed box per card, filterable by type (inline script)."""
-    esc = html.escape
-    types = sorted({t for c in cards for t in c.types})
-    buttons = ['<button class="on" data-type="*" onclick="show(\'*\')">all</button>'] + [
-        f'<button data-type="{esc(t)}" onclick="show({esc(json.dumps(t))})">{esc(title(t))}</button>' for t in types]
-    boxes = []
-    for c in cards:
-        cost = f'<span class="cost">{esc(str(c.attributes["cost"]))}</span>' if "cost" in c.attributes else ""
-        vp = f'<span class="vp">VP {esc(str(c.attributes["vp"]))}</span>' if "vp" in c.attributes else "<span></span>"
-        boxes.append(
-            f'<article class="card" data-types="{esc("|".join(c.types))}">'
-            f'<header><span class="name">{esc(c.name)}</span>{cost}</header>'
-            f'<div class="type">{esc(", ".join(title(t) for t in c.types) or "—")}</div>'
-            f'<div class="text">{"".join(f"<p>{esc(p)}</p>" for p in c.paragraphs)}</div>'
-            f'<div class="stats">{esc(_stats(c, defaults))}</div>'
-            f'<footer>{vp}<span>\u00d7{c.copies}</span></footer></article>')
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{esc(game)}</title>'
-            f"<style>{_CSS}</style><script>{_SCRIPT}</script></head><body>\n"
-            f"<h1>{esc(game)}: {len(cards)} cards</h1>\n<nav id=\"filters\">{''.join(buttons)}</nav>\n"
-            f'<main id="cards">\n' + "\n".join(boxes) + "\n</main></body></html>\n")
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    lines: list[str] = []
-    for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
-
-
-def card_svg(card: RenderedCard, game: str, defaults: dict[str, Any]) -> str:
-    """A print-and-play card face, 63 x 88 mm (viewBox in tenths of a millimetre)."""
-    esc = html.escape
-    name_size = 34 if len(card.name) <= 22 else 26
-    size, width = 26, 40
-    lines = [ln for p in card.paragraphs for ln in _wrap(p, width) + [""]][:-1]
-    if len(lines) > 17:
-        size, width = 18, 58
-        lines = [ln for p in card.paragraphs for ln in _wrap(p, width) + [""]][:-1]
-    body = "".join(f'<tspan x="50" dy="{(size * 1.3 if ln else size * 0.6):.0f}">{esc(ln)}</tspan>' for ln in lines)
-    cost = (f'<circle cx="560" cy="75" r="40" fill="#333"/><text x="560" y="88" font-size="36" fill="#fff" '
-            f'text-anchor="middle" font-weight="bold">{esc(str(card.attributes["cost"]))}</text>'
-            if "cost" in card.attributes else "")
-    vp = (f'<text x="50" y="835" font-size="28" font-weight="bold">VP {esc(str(card.attributes["vp"]))}</text>'
-          if "vp" in card.attributes else "")
-    return (
-        '<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" viewBox="0 0 630 880" '
-        'font-family="Georgia, serif">\n'
-        '<rect x="5" y="5" width="620" height="870" rx="40" fill="#fffdf5" stroke="#333" stroke-width="10"/>\n'
-        f'<text x="50" y="90" font-size="{name_size}" font-weight="bold">{esc(card.name)}</text>\n{cost}\n'
-        f'<text x="50" y="150" font-size="24" font-style="italic">'
-        f'{esc(", ".join(title(t) for t in card.types))}</text>\n'
-        '<line x1="40" y1="170" x2="590" y2="170" stroke="#999" stroke-width="2"/>\n'
-        f'<text x="50" y="200" font-size="{size}">{body}</text>\n'
-        f'<text x="50" y="790" font-size="20" fill="#555">{esc(_stats(card, defaults))}</text>\n{vp}\n'
-        f'<text x="580" y="835" font-size="20" fill="#555" text-anchor="end">{esc(game)} \u00d7{card.copies}</text>\n'
-        "</svg>\n")
-
-
-def slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "card"
-
-
-def write_html(folder: Path, game: str, cards: list[RenderedCard], defaults: dict[str, Any]) -> Path:
-    from .fmt import write_atomic
-
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "index.html"
-    write_atomic(path, gallery_html(game, cards, defaults))
-    return path
-
-
-def write_svg(folder: Path, game: str, cards: list[RenderedCard], defaults: dict[str, Any]) -> list[Path]:
-    from .fmt import write_atomic
-
-    folder.mkdir(parents=True, exist_ok=True)
-    out: list[Path] = []
-    for c in cards:
-        base, n = slug(c.name), 1
-        path = folder / f"{base}.svg"
-        while path in out:
-            n += 1
-            path = folder / f"{base}-{n}.svg"
-        write_atomic(path, card_svg(c, game, defaults))
-        out.append(path)
-    return out
-
-
 def defaults(program: Program) -> dict[str, Any]:
     """The declared attributes' default values (a card shows only the ones it changes)."""
     sym = collect(program.scripts)[0]
@@ -898,3 +968,15 @@ def defaults(program: Program) -> dict[str, Any]:
 def game_name(program: Program, fallback: str) -> str:
     sym = collect(program.scripts)[0]
     return sym.header.name if sym.header is not None else fallback
+
+
+_PAGES = ("gallery_html", "card_svg", "slug", "write_html", "write_svg")
+
+
+def __getattr__(name: str) -> Any:
+    """The gallery and card faces live in :mod:`dsl.render_html` (loaded when first asked for)."""
+    if name in _PAGES:
+        from . import render_html
+
+        return getattr(render_html, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
