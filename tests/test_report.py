@@ -177,7 +177,8 @@ def test_pre_commit_hooks() -> None:
 def test_ci_runs_check_and_test_over_the_scripts_and_examples() -> None:
     run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "cardscript check cardscripts examples" in run
-    assert "cardscript test cardscripts examples" in run
+    assert "cardscript fmt --check cardscripts examples" in run
+    assert "cardscript test tests/scenarios examples" in run
 
 
 def test_check_accepts_the_files_pre_commit_passes(monkeypatch: pytest.MonkeyPatch) -> None:
