@@ -393,7 +393,20 @@ class ZoneEmpty(Node):
         return all(not g.slots[s] for s in self.zone.slots(g, ctx))
 
 
-class HasWord(Node):
+class _EveryCard(Node):
+    """A condition on cards: true when there is a selected card and every one passes ``holds``."""
+
+    __slots__ = ()
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        cs = self.cards.cards(g, ctx)  # type: ignore[attr-defined]
+        return bool(cs) and all(self.holds(g, ctx, c) for c in cs)
+
+    def holds(self, g: Game, ctx: Ctx, card: int) -> bool:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class HasWord(_EveryCard):
     """A card 'has' a type, a keyword, or an ability label."""
 
     __slots__ = ("cards", "words")
@@ -401,12 +414,11 @@ class HasWord(Node):
     def __init__(self, cards: Any, words: tuple[str, ...]):
         self.cards, self.words = cards, words
 
-    def test(self, g: Game, ctx: Ctx) -> bool:
-        cs = self.cards.cards(g, ctx)
-        return bool(cs) and all(card_has(g, c, self.words) for c in cs)
+    def holds(self, g: Game, ctx: Ctx, card: int) -> bool:
+        return card_has(g, card, self.words)
 
 
-class Showing(Node):
+class Showing(_EveryCard):
     """Every selected die shows the face ('it is showing "bat"')."""
 
     __slots__ = ("cards", "face")
@@ -414,12 +426,11 @@ class Showing(Node):
     def __init__(self, cards: Any, face: str):
         self.cards, self.face = cards, face
 
-    def test(self, g: Game, ctx: Ctx) -> bool:
-        cs = self.cards.cards(g, ctx)
-        return bool(cs) and all(g.face_value[c] == self.face for c in cs)
+    def holds(self, g: Game, ctx: Ctx, card: int) -> bool:
+        return g.face_value[card] == self.face
 
 
-class Owned(Node):
+class Owned(_EveryCard):
     """Every selected card belongs to the acting player ('it is yours')."""
 
     __slots__ = ("cards",)
@@ -427,12 +438,11 @@ class Owned(Node):
     def __init__(self, cards: Any):
         self.cards = cards
 
-    def test(self, g: Game, ctx: Ctx) -> bool:
-        cs = self.cards.cards(g, ctx)
-        return bool(cs) and all(g.owner[c] == ctx.you for c in cs)
+    def holds(self, g: Game, ctx: Ctx, card: int) -> bool:
+        return g.owner[card] == ctx.you
 
 
-class HasHome(Node):
+class HasHome(_EveryCard):
     """'CARDS has a home': every selected card has a home zone to return to."""
 
     __slots__ = ("cards",)
@@ -440,9 +450,8 @@ class HasHome(Node):
     def __init__(self, cards: Any):
         self.cards = cards
 
-    def test(self, g: Game, ctx: Ctx) -> bool:
-        cs = self.cards.cards(g, ctx)
-        return bool(cs) and all(g.d.cards[g.card_type[c]].home >= 0 for c in cs)
+    def holds(self, g: Game, ctx: Ctx, card: int) -> bool:
+        return g.d.cards[g.card_type[card]].home >= 0
 
 
 class Emitted(Node):
