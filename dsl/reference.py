@@ -63,7 +63,7 @@ def reference_markdown() -> str:
             "| header | rank |", "|---|---|"]
     out += [f"| `{k}` | {v} |" for k, v in sorted(RANK.items(), key=lambda kv: kv[1]) if k]
     for title, method in _PROTOCOLS:
-        rows = [c for c in _classes() if method in c.__dict__]
+        rows = [c for c in _classes() if method in c.__dict__ or (method == "test" and "holds" in c.__dict__)]
         if not rows:
             continue
         out += ["", f"## {title}", "", f"Runtime classes with `{method}(g, ctx)`:", "",
