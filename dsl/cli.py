@@ -306,7 +306,6 @@ def play(game: str, players: int | None, seed: int, bots: str, log_file: str | N
     from runtime.engine import Engine
 
     from . import logfmt
-    from .compiler import compile_game
 
     if log_file:
         _writable(log_file, "--log")
@@ -399,7 +398,6 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
 
     from runtime.engine import Engine
 
-    from .compiler import compile_game
 
     d, _, _ = _compile(game, with_paths, variants, mixes)
     n = _check_players(d, players)
@@ -439,7 +437,6 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
-    from rich.table import Table
 
     console = Console()
     if not d.outcomes:
@@ -603,7 +600,6 @@ def replay(log_file: str) -> None:
     from runtime.agents import ScriptedAgent
     from runtime.engine import Engine
 
-    from .compiler import compile_game
 
     entries = _read_log(log_file)
     head = entries[0]

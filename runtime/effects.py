@@ -398,6 +398,9 @@ class _EveryCard(Node):
 
     __slots__ = ()
 
+    def __init__(self, cards: Any):
+        self.cards = cards  # type: ignore[misc]  # subclasses declare the slot
+
     def test(self, g: Game, ctx: Ctx) -> bool:
         cs = self.cards.cards(g, ctx)  # type: ignore[attr-defined]
         return bool(cs) and all(self.holds(g, ctx, c) for c in cs)
@@ -435,9 +438,6 @@ class Owned(_EveryCard):
 
     __slots__ = ("cards",)
 
-    def __init__(self, cards: Any):
-        self.cards = cards
-
     def holds(self, g: Game, ctx: Ctx, card: int) -> bool:
         return g.owner[card] == ctx.you
 
@@ -446,9 +446,6 @@ class HasHome(_EveryCard):
     """'CARDS has a home': every selected card has a home zone to return to."""
 
     __slots__ = ("cards",)
-
-    def __init__(self, cards: Any):
-        self.cards = cards
 
     def holds(self, g: Game, ctx: Ctx, card: int) -> bool:
         return g.d.cards[g.card_type[card]].home >= 0
