@@ -15,9 +15,9 @@ from typing import Any
 
 import handwritten
 
-from dsl.compiler import compile_game
-from runtime.agents import make_agents
-from runtime.engine import Engine
+from cardscript.dsl.front.pipeline import compile_game
+from cardscript.runtime.agents import make_agents
+from cardscript.runtime.engine import Engine
 
 MINIDECK = Path(__file__).resolve().parent / "minideck"
 

@@ -36,9 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--output", help="also save the raw profile here (for snakeviz, pstats, ...)")
     args = ap.parse_args(argv)
 
-    from dsl.compiler import compile_game
-    from runtime.agents import make_agents
-    from runtime.engine import Engine
+    from cardscript.dsl.front.pipeline import compile_game
+    from cardscript.runtime.agents import make_agents
+    from cardscript.runtime.engine import Engine
 
     definition, _warnings, _program = compile_game(args.game)
     bots = args.bots.split(",")

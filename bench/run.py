@@ -119,8 +119,8 @@ class Throughput:
 
 
 def bench_injustice(definition: Any, players: int, bots: str, seeds: list[int]) -> Throughput:
-    from runtime.agents import make_agents
-    from runtime.engine import Engine
+    from cardscript.runtime.agents import make_agents
+    from cardscript.runtime.engine import Engine
 
     Engine(definition, players, make_agents([bots], players), 10**6 + players, log=False).run()  # warm-up
     t0 = time.perf_counter()
@@ -141,7 +141,7 @@ def check_command() -> list[str]:
     exe = str(beside) if beside.exists() else shutil.which("cardscript")
     if exe:
         return [exe, "check", "cardscripts"]
-    return [sys.executable, "-c", "import sys; from dsl.cli import main; sys.exit(main())", "check", "cardscripts"]
+    return [sys.executable, "-c", "import sys; from cardscript.dsl.cli.main import main; sys.exit(main())", "check", "cardscripts"]
 
 
 def wall_times(cmd: list[str], runs: int) -> tuple[list[float], str]:
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     inj_rows: list[Throughput] = []
     compile_s: float | None = None
     try:
-        from dsl.compiler import compile_game
+        from cardscript.dsl.front.pipeline import compile_game
 
         t0 = time.perf_counter()
         definition, _w, _p = compile_game("injustice")
@@ -225,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with console.status(f"`cardscript check cardscripts` × {check_runs}"):
             bare, _ = wall_times([sys.executable, "-c", "pass"], check_runs)
-            imports, _ = wall_times([sys.executable, "-c", "import dsl.cli, dsl.compiler"], check_runs)
+            imports, _ = wall_times([sys.executable, "-c", "import cardscript.dsl.cli.main, cardscript.dsl.front.pipeline"], check_runs)
             check_row = wall_times(cmd, check_runs)
     except Exception:  # noqa: BLE001
         failures.append("cardscript check:\n" + traceback.format_exc())
@@ -237,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         b = statistics.median(bare)
         table.add_row("baseline: python -c pass", fmt_s(min(bare)), fmt_s(b), "1.00")
         if imports:
-            table.add_row("python -c 'import dsl.cli, dsl.compiler'", fmt_s(min(imports)),
+            table.add_row("python -c 'import cardscript.dsl.cli.main, cardscript.dsl.front.pipeline'", fmt_s(min(imports)),
                           fmt_s(statistics.median(imports)), f"{statistics.median(imports) / b:.2f}")
         if check_row:
             table.add_row(" ".join(Path(cmd[0]).name if i == 0 else c for i, c in enumerate(cmd)),
@@ -281,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         console.print("   identical: every timed game has the same winners, scores, ranking, tie-breaks, turns, "
                       "end reason and decision count both ways;\n"
                       "   'traced' games also the same whole sequence of decisions (options and picks). Checked with "
-                      "random bots (same RNG calls as\n   runtime.agents.RandomAgent) and with greedy bots, and at 3 "
+                      "random bots (same RNG calls as\n   cardscript.runtime.agents.RandomAgent) and with greedy bots, and at 3 "
                       "and 4 players too (target-foe decisions).", highlight=False)
 
     # Targets.

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Iterable
 
 #: code -> (short title, bad example, fix). The examples are checked by tests.
 CODES: dict[str, tuple[str, str, str]] = {
@@ -165,7 +165,7 @@ def to_json(diags: list[Diagnostic]) -> str:
 def diagnostics_markdown() -> str:
     """docs/diagnostics.md, generated from :data:`CODES` so that it cannot drift."""
     out = ["# Diagnostic codes", "",
-           "Generated from `dsl/diagnostics.py` (`python -m dsl.diagnostics`); a test keeps it current.",
+           "Generated from `dsl/diagnostics.py` (`python -m cardscript.dsl.diagnostics`); a test keeps it current.",
            "Every diagnostic prints as `file:line:col: severity[CODE]: message`, the source line with a",
            "caret under the problem, what was expected, and a hint.", ""]
     for code, (title, example, fix) in CODES.items():

@@ -4,10 +4,10 @@
 carries the same facts — code, severity, message, file, 1-based line and column, the
 end of the span (exclusive), the hint:
 
-* ``text``: like a compiler (:func:`dsl.diagnostics.render`): excerpt, caret, hint;
+* ``text``: like a compiler (:func:`cardscript.dsl.diagnostics.render`): excerpt, caret, hint;
 * ``json``: a JSON array, one object per diagnostic (:meth:`Diagnostic.to_json`);
 * ``sarif``: one SARIF 2.1.0 log for code-scanning tools, with a rule per code of
-  :data:`dsl.diagnostics.CODES` (``runs[0].tool.driver.rules``);
+  :data:`cardscript.dsl.diagnostics.CODES` (``runs[0].tool.driver.rules``);
 * ``github``: GitHub Actions workflow commands, one ``::error file=…,line=…::message``
   line per diagnostic, shown as annotations on the pull request.
 """
@@ -20,11 +20,11 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import CODES, Diagnostic, Span, render, to_json
+from cardscript.dsl.diagnostics import CODES, Diagnostic, Span, render, to_json
 
 FORMATS = ("text", "json", "sarif", "github")
 
-#: Codes reported as warnings (the static checks of :mod:`dsl.lint`); the rest are errors.
+#: Codes reported as warnings (the static checks of :mod:`cardscript.dsl.tools.lint`); the rest are errors.
 WARNING_CODES = frozenset({"CS501", "CS502", "CS503", "CS504", "CS505"})
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -1,4 +1,4 @@
-"""Agents answer :class:`~runtime.engine.Decision` objects.
+"""Agents answer :class:`~cardscript.runtime.engine.Decision` objects.
 
 * :class:`RandomAgent` — uniform over legal answers, from its own seeded stream.
 * :class:`GreedyAgent` — a sensible player for any game: takes actions in the order
@@ -14,10 +14,10 @@ Agents read the game but never copy it.
 from __future__ import annotations
 
 import random
-from typing import Any
 from collections.abc import Iterable
+from typing import Any
 
-from .engine import Agent, Decision, Game
+from cardscript.runtime.engine import Agent, Decision, Game
 
 #: Decision purposes where a player gives up cards: the least valuable goes first.
 NEGATIVE = frozenset({"discard", "destroy", "lose", "return", "defense", "put back"})

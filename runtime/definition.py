@@ -2,7 +2,7 @@
 front end hands to the runtime.
 
 Every name in a script has been resolved to an index here: zones, counters and card
-types are numbered, effects are objects of :mod:`runtime.effects`.
+types are numbered, effects are objects of :mod:`cardscript.runtime.effects`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-Effect = Any  # runtime.effects.Effect; kept loose to avoid an import cycle
+Effect = Any  # cardscript.runtime.effects.Effect; kept loose to avoid an import cycle
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Effect objects: the compiled form of every statement, selector, condition and
-expression. They run against a :class:`~runtime.engine.Game` and a
-:class:`~runtime.engine.Ctx`; none of them knows any particular game.
+expression. They run against a :class:`~cardscript.runtime.engine.Game` and a
+:class:`~cardscript.runtime.engine.Ctx`; none of them knows any particular game.
 
 Protocols:
     effects:     ``run(g, ctx) -> int`` — how much changed (0: nothing; drives "if you do");
@@ -16,7 +16,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from .engine import MAX_CALL_DEPTH, Ctx, Decision, Game, GameOver, RunawayError
+from cardscript.runtime.engine import MAX_CALL_DEPTH, Ctx, Decision, Game, GameOver, RunawayError
 
 MAX_REPEAT = 1000
 
@@ -86,7 +86,7 @@ class Var(Node):
 class Arith(Node):
     """E + E, E - E, E * E."""
 
-    __slots__ = ("operator", "left", "right")
+    __slots__ = ("left", "operator", "right")
 
     def __init__(self, operator: str, left: Any, right: Any):
         self.operator, self.left, self.right = operator, left, right
@@ -148,7 +148,7 @@ class SumAttr(Node):
 class AttrOf(Node):
     """An attribute of the first selected card; 0 (or '') when there is none."""
 
-    __slots__ = ("attr", "card", "_it")
+    __slots__ = ("_it", "attr", "card")
 
     def __init__(self, attr: str, card: Any):
         self.attr, self.card = attr, card
@@ -180,7 +180,7 @@ def _whose(owner: str, ctx: Ctx) -> int:
 class CounterValue(Node):
     """owner: you | them | shared; 'seat' is the 1-based seat number."""
 
-    __slots__ = ("owner", "counter")
+    __slots__ = ("counter", "owner")
 
     def __init__(self, owner: str, counter: int):
         self.owner, self.counter = owner, counter
@@ -210,7 +210,7 @@ class HighestAttr(Node):
 class MinMax(Node):
     """'max(E, E)' and 'min(E, E)'."""
 
-    __slots__ = ("op", "left", "right")
+    __slots__ = ("left", "op", "right")
 
     def __init__(self, op: str, left: Any, right: Any):
         self.op, self.left, self.right = op, left, right
@@ -223,7 +223,7 @@ class MinMax(Node):
 class CardCounter(Node):
     """A per-card counter of the first selected card ('damage of it'); 0 when none."""
 
-    __slots__ = ("counter", "cards")
+    __slots__ = ("cards", "counter")
 
     def __init__(self, counter: int, cards: Any):
         self.counter, self.cards = counter, cards
@@ -236,7 +236,7 @@ class CardCounter(Node):
 class Highest(Node):
     """'highest|lowest EXPR among PLAYERS': the extreme value with each player as 'them'."""
 
-    __slots__ = ("expr", "players", "lowest")
+    __slots__ = ("expr", "lowest", "players")
 
     def __init__(self, expr: Any, players: Any, lowest: bool = False):
         self.expr, self.players, self.lowest = expr, players, lowest
@@ -256,7 +256,7 @@ _OPS = {"<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt
 class Compare(Node):
     """EXPR OP EXPR with == != < <= > >= (texts compare with == and !=)."""
 
-    __slots__ = ("comparison", "left", "right", "_fn")
+    __slots__ = ("_fn", "comparison", "left", "right")
 
     def __init__(self, comparison: str, left: Any, right: Any):
         self.comparison, self.left, self.right = comparison, left, right
@@ -311,7 +311,7 @@ class Not(Node):
 class PlayerMarked(Node):
     """True when every selected player carries the mark (false when none is selected)."""
 
-    __slots__ = ("players", "mark", "this_turn", "_them")
+    __slots__ = ("_them", "mark", "players", "this_turn")
 
     def __init__(self, players: Any, mark: str, this_turn: bool):
         self.players, self.mark, self.this_turn = players, mark, this_turn
@@ -328,7 +328,7 @@ class PlayerMarked(Node):
 class CardMarked(Node):
     """'CARDS is marked "M" [this turn]': every selected card carries the mark."""
 
-    __slots__ = ("cards", "mark", "this_turn", "_it")
+    __slots__ = ("_it", "cards", "mark", "this_turn")
 
     def __init__(self, cards: Any, mark: str, this_turn: bool):
         self.cards, self.mark, self.this_turn = cards, mark, this_turn
@@ -356,7 +356,7 @@ class AnyFoeMarked(Node):
 class FaceDown(Node):
     """'CARDS is face down' / 'face up'."""
 
-    __slots__ = ("cards", "down", "_it")
+    __slots__ = ("_it", "cards", "down")
 
     def __init__(self, cards: Any, down: bool):
         self.cards, self.down = cards, down
@@ -512,7 +512,7 @@ class ZoneRef(Node):
     """owner: you | them | shared | owner (of the bound card) | home (of the bound card) | of
     (``players`` selects whose) | card (a per-card zone; ``players`` holds the card selector)."""
 
-    __slots__ = ("owner", "zone", "players")
+    __slots__ = ("owner", "players", "zone")
 
     def __init__(self, owner: str, zone: int, players: Any = None):
         self.owner, self.zone, self.players = owner, zone, players
@@ -556,7 +556,7 @@ class Players(Node):
     """kind: you | them | target foe | each foe | each player | left | right | param | foe in.
     filters: (mark, this_turn, negate) triples."""
 
-    __slots__ = ("kind", "param", "filters")
+    __slots__ = ("filters", "kind", "param")
 
     def __init__(self, kind: str, param: str = "", filters: tuple = ()):
         self.kind, self.param, self.filters = kind, param, filters
@@ -600,8 +600,19 @@ class Cards(Node):
     ('has_param', name); chooser decides for 'one' and 'up to'.
     """
 
-    __slots__ = ("kind", "quantity", "count", "zones", "types", "name", "filters", "param", "purpose", "prefer",
-                 "_choice")
+    __slots__ = (
+        "_choice",
+        "count",
+        "filters",
+        "kind",
+        "name",
+        "param",
+        "prefer",
+        "purpose",
+        "quantity",
+        "types",
+        "zones",
+    )
 
     def __init__(self, kind: str, quantity: str = "", count: Any = None, zones: tuple = (), types: tuple = (),
                  name: str = "", filters: tuple = (), param: str = "", purpose: str = "", prefer: Any = None):
@@ -753,7 +764,7 @@ class Nothing(Node):
 class If(Node):
     """'if C: ... otherwise: ...'."""
 
-    __slots__ = ("cond", "then", "otherwise")
+    __slots__ = ("cond", "otherwise", "then")
 
     def __init__(self, cond: Any, then: Any, otherwise: Any = None):
         self.cond, self.then, self.otherwise = cond, then, otherwise
@@ -769,7 +780,7 @@ class If(Node):
 class ForPlayers(Node):
     """'for each foe|player [in P] [marked ...]: ...' with each player bound to 'them'."""
 
-    __slots__ = ("players", "body")
+    __slots__ = ("body", "players")
 
     def __init__(self, players: Any, body: Any):
         self.players, self.body = players, body
@@ -784,7 +795,7 @@ class ForPlayers(Node):
 class ForCards(Node):
     """'for each card ...: ...' with each card bound to 'it'."""
 
-    __slots__ = ("cards", "body")
+    __slots__ = ("body", "cards")
 
     def __init__(self, cards: Any, body: Any):
         self.cards, self.body = cards, body
@@ -799,7 +810,7 @@ class ForCards(Node):
 class Repeat(Node):
     """'repeat N: ...' (bounded: at most 1000 times)."""
 
-    __slots__ = ("times", "body")
+    __slots__ = ("body", "times")
 
     def __init__(self, times: Any, body: Any):
         self.times, self.body = times, body
@@ -835,7 +846,7 @@ class AsPlayers(Node):
 class May(Node):
     """``you may ...``: a yes/no decision, then the statement."""
 
-    __slots__ = ("stmt", "prompt")
+    __slots__ = ("prompt", "stmt")
 
     def __init__(self, stmt: Any, prompt: str):
         self.stmt, self.prompt = stmt, prompt
@@ -849,7 +860,7 @@ class May(Node):
 class Choose(Node):
     """``choose CARDS: body`` — bind each chosen card to 'it'. ``optional``: may choose none."""
 
-    __slots__ = ("cards", "body", "optional")
+    __slots__ = ("body", "cards", "optional")
 
     def __init__(self, cards: Any, body: Any, optional: bool):
         self.cards, self.body, self.optional = cards, body, optional
@@ -876,7 +887,7 @@ class Choose(Node):
 class CounterAdd(Node):
     """``+N counter [for PLAYERS]``; for a per-card counter ``cards`` selects the cards."""
 
-    __slots__ = ("counter", "sign", "amount", "players", "cards")
+    __slots__ = ("amount", "cards", "counter", "players", "sign")
 
     def __init__(self, counter: int, sign: int, amount: Any, players: Any = None, cards: Any = None):
         self.counter, self.sign, self.amount, self.players, self.cards = counter, sign, amount, players, cards
@@ -893,7 +904,7 @@ class CounterAdd(Node):
 class CounterSet(Node):
     """'set COUNTER to N' (within the counter's bounds)."""
 
-    __slots__ = ("counter", "owner", "value", "cards")
+    __slots__ = ("cards", "counter", "owner", "value")
 
     def __init__(self, counter: int, owner: str, value: Any, cards: Any = None):
         self.counter, self.owner, self.value, self.cards = counter, owner, value, cards
@@ -908,7 +919,7 @@ class CounterSet(Node):
 class MarkPlayers(Node):
     """'mark|unmark PLAYERS "M" [this turn]': local to the effect, or for the turn."""
 
-    __slots__ = ("players", "mark", "this_turn", "on")
+    __slots__ = ("mark", "on", "players", "this_turn")
 
     def __init__(self, players: Any, mark: str, this_turn: bool, on: bool):
         self.players, self.mark, self.this_turn, self.on = players, mark, this_turn, on
@@ -923,7 +934,7 @@ class MarkPlayers(Node):
 class MarkCards(Node):
     """'mark|unmark CARDS "M" [this turn]'."""
 
-    __slots__ = ("cards", "mark", "this_turn", "on")
+    __slots__ = ("cards", "mark", "on", "this_turn")
 
     def __init__(self, cards: Any, mark: str, this_turn: bool, on: bool):
         self.cards, self.mark, self.this_turn, self.on = cards, mark, this_turn, on
@@ -938,7 +949,7 @@ class MarkCards(Node):
 class Resolve(Node):
     """Run a card's labelled ability (e.g. its Defense reward) for a player."""
 
-    __slots__ = ("label", "cards", "players")
+    __slots__ = ("cards", "label", "players")
 
     def __init__(self, label: str, cards: Any, players: Any = None):
         self.label, self.cards, self.players = label, cards, players
@@ -999,7 +1010,7 @@ class Let(Node):
 class Closure(Node):
     """A block argument: the caller's body and context, run with the callee's 'them'/'it'."""
 
-    __slots__ = ("body", "_ctx")
+    __slots__ = ("_ctx", "body")
 
     def __init__(self, body: Any, ctx: Ctx):
         self.body, self._ctx = body, ctx
@@ -1022,7 +1033,7 @@ class UserEffect(Node):
     """An effect defined in script (``effect ...:``). ``body`` is set after lowering so
     that effects may call each other; ``params`` are (name, kind) pairs."""
 
-    __slots__ = ("name", "params", "body")
+    __slots__ = ("body", "name", "params")
 
     def __init__(self, name: str, params: list[tuple[str, str]]):
         self.name, self.params, self.body = name, params, None
@@ -1034,7 +1045,7 @@ class UserEffect(Node):
 class Call(Node):
     """A call of a script effect. ``args`` are (kind, evaluator) per parameter."""
 
-    __slots__ = ("effect", "args")
+    __slots__ = ("args", "effect")
 
     def __init__(self, effect: UserEffect, args: list[tuple[str, Any]]):
         self.effect, self.args = effect, args
@@ -1070,7 +1081,7 @@ class Call(Node):
 class Move(Node):
     """``move CARDS to ZONE``: onto the top (or the bottom) of the first slot of the zone."""
 
-    __slots__ = ("cards", "zone", "bottom")
+    __slots__ = ("bottom", "cards", "zone")
 
     def __init__(self, cards: Any, zone: Any, bottom: bool = False):
         self.cards, self.zone, self.bottom = cards, zone, bottom
@@ -1208,7 +1219,7 @@ class _ActionValues:
     """Values of action options for bots, built only when a bot reads them: the script's
     ``prefer`` (of the action, or of its choose), else the card's cost, else 0."""
 
-    __slots__ = ("g", "options", "ctx")
+    __slots__ = ("ctx", "g", "options")
 
     def __init__(self, g: Game, options: list[Any], ctx: Ctx):
         self.g, self.options, self.ctx = g, options, ctx
@@ -1273,7 +1284,7 @@ class TakeActions(Node):
     __slots__ = ()
 
     def run(self, g: Game, ctx: Ctx) -> int:
-        from .engine import MAX_ACTIONS_PER_TURN
+        from cardscript.runtime.engine import MAX_ACTIONS_PER_TURN
 
         taken = 0
         for _ in range(MAX_ACTIONS_PER_TURN):

@@ -6,17 +6,17 @@ Usage::
     result = Engine(definition, seats=2, agents=[RandomAgent(), GreedyAgent()], seed=7).run()
 
 The engine knows zones, counters, cards, marks, events and decisions; every rule
-of a particular game comes from the :class:`~runtime.definition.GameDefinition`.
+of a particular game comes from the :class:`~cardscript.runtime.definition.GameDefinition`.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Callable, Sequence
 
-from .definition import GameDefinition, TriggerDef
+from cardscript.runtime.definition import GameDefinition, TriggerDef
 
 #: Bounds that make every game terminate (DESIGN: "every loop and trigger chain is bounded").
 MAX_TURNS = 400
@@ -65,7 +65,7 @@ class Decision:
             (also computed on first use when given as a function).
     """
 
-    __slots__ = ("player", "kind", "options", "_labels", "low", "high", "purpose", "_values")
+    __slots__ = ("_labels", "_values", "high", "kind", "low", "options", "player", "purpose")
 
     def __init__(self, player: int, kind: str, options: list[Any], labels: Any, low: int, high: int,
                  purpose: str = "", values: Any = ()):
@@ -107,7 +107,7 @@ class Ctx:
     did: the result of the previous statement ('if you do').
     """
 
-    __slots__ = ("you", "them", "it", "this", "vars", "frames", "did", "depth")
+    __slots__ = ("depth", "did", "frames", "it", "them", "this", "vars", "you")
 
     def __init__(self, you: int, them: int | None = None, it: int | None = None, this: int | None = None,
                  vars: dict[str, Any] | None = None, frames: list[dict] | None = None, depth: int = 0):

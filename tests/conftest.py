@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.compiler import compile_game
-from runtime.agents import make_agents
-from runtime.engine import Engine
+from cardscript.dsl.front.pipeline import compile_game
+from cardscript.runtime.agents import make_agents
+from cardscript.runtime.engine import Engine
 
 
 @pytest.fixture(scope="session")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dsl.compiler import compile_game
-from runtime.agents import GreedyAgent, RandomAgent
-from runtime.engine import Engine
+from cardscript.dsl.front.pipeline import compile_game
+from cardscript.runtime.agents import GreedyAgent, RandomAgent
+from cardscript.runtime.engine import Engine
 
 GAME = '''game "Pick"
 players 1 to 2

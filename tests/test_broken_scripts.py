@@ -17,9 +17,9 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from dsl.cli import main
-from dsl.report import FORMATS, format_diagnostics
-from dsl.scenario import run_scenario
+from cardscript.dsl.cli.main import main
+from cardscript.dsl.report import FORMATS, format_diagnostics
+from cardscript.dsl.harness.scenario import run_scenario
 
 
 def validate_sarif(doc: dict) -> None:

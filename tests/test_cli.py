@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dsl.cli import main
-from dsl.compiler import validate_ir
+from cardscript.dsl.cli.main import main
+from cardscript.dsl.front.pipeline import validate_ir
 
 RUN = CliRunner()
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import CompileError, render
-from dsl.compiler import check_paths, compile_game
-from dsl.loader import resolve_game
+from cardscript.dsl.diagnostics import CompileError, render
+from cardscript.dsl.front.pipeline import check_paths, compile_game
+from cardscript.dsl.front.loader import resolve_game
 
 GAME = '''game "Tiny"
 players 2 to 2
@@ -150,14 +150,14 @@ def test_shared_counter_read_as_yours(tmp_path):
 
 
 def test_diagnostics_doc_is_generated_from_the_code_table():
-    from dsl.diagnostics import diagnostics_markdown
+    from cardscript.dsl.diagnostics import diagnostics_markdown
 
     assert Path("docs/diagnostics.md").read_text(encoding="utf-8") == diagnostics_markdown(), \
-        "run: python -m dsl.diagnostics"
+        "run: python -m cardscript.dsl.diagnostics"
 
 
 def test_a_game_may_replace_an_effect_of_its_ruleset(tmp_path):
-    from dsl.compiler import to_ir
+    from cardscript.dsl.front.pipeline import to_ir
 
     (tmp_path / "lib.rules").write_text('ruleset "lib"\ncounter power: per player, 0\neffect zap:\n  +2 power\n')
     game = GAME.replace("counter power: per player, 0\n", "").replace('players 2 to 2\n', 'players 2 to 2\nuses "lib.rules"\n')
@@ -185,8 +185,8 @@ def test_per_card_zone_needs_a_card(tmp_path):
 
 def test_ast_cache_round_trip(tmp_path, monkeypatch):
     """A cached AST equals a fresh one; a broken cache entry is ignored, not trusted."""
-    import dsl.cache as cache
-    from dsl.builder import build
+    import cardscript.dsl.front.cache as cache
+    from cardscript.dsl.front.build import build
 
     monkeypatch.setenv("CARDSCRIPT_CACHE", str(tmp_path))
     cache._disk_cache.cache_clear()
@@ -205,7 +205,7 @@ def test_ast_cache_round_trip(tmp_path, monkeypatch):
 
 
 def test_reference_doc_is_generated_from_the_compiler_tables():
-    from dsl.reference import reference_markdown
+    from cardscript.dsl.tools.reference import reference_markdown
 
     assert Path("docs/reference.md").read_text(encoding="utf-8") == reference_markdown(), \
-        "run: python -m dsl.reference"
+        "run: python -m cardscript.dsl.tools.reference"

@@ -2,12 +2,12 @@
 
 Fenced code blocks are tagged by their info string:
 
-* ```` ```cardscript ```` — must parse and build (:func:`dsl.builder.build`);
+* ```` ```cardscript ```` — must parse and build (:func:`cardscript.dsl.front.build.build`);
 * ```` ```cardscript-error [CSnnn] ```` — must fail with a diagnostic: a syntax error,
   or, when it parses, an error when it is compiled as an extra script on top of the
   built-in Injustice game. The optional code after the tag must be among the errors;
 * ```` ```scenario ```` — is written to a temporary ``.scenario`` file and must pass
-  (:func:`dsl.scenario.run_scenario`).
+  (:func:`cardscript.dsl.harness.scenario.run_scenario`).
 
 The example folders under ``docs/examples/`` must check clean and their scenarios pass.
 """
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.builder import build
-from dsl.compiler import check_paths, compile_game
-from dsl.diagnostics import CODES, CompileError, render
-from dsl.scenario import run_scenario
+from cardscript.dsl.front.build import build
+from cardscript.dsl.front.pipeline import check_paths, compile_game
+from cardscript.dsl.diagnostics import CODES, CompileError, render
+from cardscript.dsl.harness.scenario import run_scenario
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 FENCE = re.compile(r"^```([A-Za-z][\w-]*)([^\n]*)\n(.*?)^```[ \t]*$", re.M | re.S)

@@ -1,4 +1,4 @@
-"""Expansions: manifests (dsl/manifest.py), ``new expansion``, ``play --with`` and the
+"""Expansions: manifests (dsl/tools/manifest.py), ``new expansion``, ``play --with`` and the
 fan expansion in examples/injustice-fan."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dsl.cli import main
-from dsl.compiler import check_paths, compile_game
-from dsl.diagnostics import render
-from dsl.manifest import check_combination, load_expansions, read_manifest
+from cardscript.dsl.cli.main import main
+from cardscript.dsl.front.pipeline import check_paths, compile_game
+from cardscript.dsl.diagnostics import render
+from cardscript.dsl.tools.manifest import check_combination, load_expansions, read_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 FAN = ROOT / "examples" / "injustice-fan"
@@ -197,7 +197,7 @@ def test_play_and_replay_with_the_fan_expansion(tmp_path: Path, monkeypatch: pyt
 
 
 def test_an_expansion_for_another_game() -> None:
-    from dsl.loader import builtin_games
+    from cardscript.dsl.front.loader import builtin_games
 
     other = next((g for g in builtin_games() if g != "injustice"), None)
     if other is None:

@@ -24,11 +24,11 @@ from hypothesis.extra.lark import from_lark
 from lark import Lark
 from lark.lexer import PatternStr
 
-from dsl.builder import build
-from dsl.cli import main
-from dsl.diagnostics import CompileError
-from dsl.fmt import WIDTH, format_text, structure
-from dsl.parser import _Indenter, grammar_text
+from cardscript.dsl.front.build import build
+from cardscript.dsl.cli.main import main
+from cardscript.dsl.diagnostics import CompileError
+from cardscript.dsl.tools.fmt import WIDTH, format_text, structure
+from cardscript.dsl.front.parse import _Indenter, grammar_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted(p for folder in ("cardscripts", "tests/scenarios") for p in (ROOT / folder).rglob("*")

@@ -6,8 +6,8 @@ import json
 
 from hypothesis import given, settings, strategies as st
 
-from runtime.agents import ScriptedAgent, make_agents
-from runtime.engine import Engine
+from cardscript.runtime.agents import ScriptedAgent, make_agents
+from cardscript.runtime.engine import Engine
 
 RULEBOOK_ENDS = {  # Injustice rulebook, "End of Game"
     "the last KO'd token was given out",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.builder import build
-from dsl.diagnostics import CompileError
+from cardscript.dsl.front.build import build
+from cardscript.dsl.diagnostics import CompileError
 
 ACCEPT = [
     'card "A": hero, cost 3, vp 1\n  play: +1 power\n',

@@ -1,4 +1,4 @@
-"""Static checks beyond syntax (dsl/lint.py): each warning, its code, line and column,
+"""Static checks beyond syntax (dsl/tools/lint.py): each warning, its code, line and column,
 and no false positive on the built-in games."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from dsl.compiler import check_paths
-from dsl.diagnostics import CODES, render
-from dsl.report import WARNING_CODES
+from cardscript.dsl.front.pipeline import check_paths
+from cardscript.dsl.diagnostics import CODES, render
+from cardscript.dsl.report import WARNING_CODES
 
 # A small game that lints clean; each case below appends lines to it (from line 31).
 GAME = '''game "Tiny"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dsl.compiler import compile_game
-from dsl.variants import mix_scripts
-from runtime.agents import make_agents
-from runtime.engine import Engine
+from cardscript.dsl.front.pipeline import compile_game
+from cardscript.dsl.front.variants import mix_scripts
+from cardscript.runtime.agents import make_agents
+from cardscript.runtime.engine import Engine
 
 
 def _mixed(game: str = "injustice", other: str = "justice-league-dark"):

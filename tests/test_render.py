@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dsl.cli import main
-from dsl.loader import load_program
-from dsl.render import load, render_program
+from cardscript.dsl.cli.main import main
+from cardscript.dsl.front.loader import load_program
+from cardscript.dsl.tools.render import load, render_program
 
 ROOT = Path(__file__).resolve().parent.parent
 CARD = re.compile(r'^card\s+"([^"]+)"')

@@ -10,9 +10,9 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from dsl.cli import main
-from dsl.diagnostics import CODES, Diagnostic, Span, error, warning
-from dsl.report import FORMATS, format_diagnostics, github_annotation, to_sarif
+from cardscript.dsl.cli.main import main
+from cardscript.dsl.diagnostics import CODES, Diagnostic, Span, error, warning
+from cardscript.dsl.report import FORMATS, format_diagnostics, github_annotation, to_sarif
 
 SOURCES = {"pack/cards.cards": 'expansion "Pack"\ncard "Kick": hero, price 3\n'}
 DIAGS = [

@@ -1,6 +1,6 @@
 """Stage 4: lowering — checked AST -> runtime effect objects and a GameDefinition.
 
-Every name is resolved here against :class:`dsl.checker.Symbols`; each failure is a
+Every name is resolved here against :class:`cardscript.dsl.front.check.Symbols`; each failure is a
 Diagnostic (never an exception). :func:`compile_program` is the entry point.
 """
 
@@ -8,13 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime import effects as E
-from runtime.definition import ActionDef, CardType, CounterDef, EndCondition, GameDefinition, Printing, TriggerDef, ZoneDef
-
-from . import ast as A
-from .checker import Match, Symbols, collect, display, match_call, tokens_of
-from .diagnostics import CompileError, Diagnostic, did_you_mean, error, warning
-from .loader import Program
+from cardscript.dsl.diagnostics import CompileError, Diagnostic, did_you_mean, error, warning
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.check import Match, Symbols, collect, display, match_call, tokens_of
+from cardscript.dsl.front.loader import Program
+from cardscript.runtime import effects as E
+from cardscript.runtime.definition import (
+    ActionDef,
+    CardType,
+    CounterDef,
+    EndCondition,
+    GameDefinition,
+    Printing,
+    TriggerDef,
+    ZoneDef,
+)
 
 _BUILTIN_COUNTERS = {"seat": -1}
 

@@ -1,8 +1,8 @@
 """The front end's public entry points: compile a game, check paths, build the IR.
 
-Pipeline (one stage per module): :mod:`dsl.parser` -> :mod:`dsl.builder` (AST) ->
-:mod:`dsl.checker` (declarations, call matching) -> :mod:`dsl.lower` (runtime
-objects) -> :class:`runtime.definition.GameDefinition`.
+Pipeline (one stage per module): :mod:`cardscript.dsl.front.parse` -> :mod:`cardscript.dsl.front.build` (AST) ->
+:mod:`cardscript.dsl.front.check` (declarations, call matching) -> :mod:`cardscript.dsl.front.lower` (runtime
+objects) -> :class:`cardscript.runtime.definition.GameDefinition`.
 """
 
 from __future__ import annotations
@@ -13,13 +13,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from runtime import effects as E
-from runtime.definition import GameDefinition
-
-from . import ast as A
-from .diagnostics import CompileError, Diagnostic, error
-from .loader import SCRIPT_SUFFIXES, Program, _header_kind, load_program, resolve_game
-from .lower import compile_program
+from cardscript.dsl.diagnostics import CompileError, Diagnostic, error
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.loader import SCRIPT_SUFFIXES, Program, _header_kind, load_program, resolve_game
+from cardscript.dsl.front.lower import compile_program
+from cardscript.runtime import effects as E
+from cardscript.runtime.definition import GameDefinition
 
 IR_FORMAT = "cardscript-ir/1"
 
@@ -31,7 +30,7 @@ def compile_game(game: str, extra: list[Path] | None = None,
     Args:
         game: a built-in game name, or a path.
         extra: more scripts to add (expansions, then variants).
-        mixed: card files of other sets to mix in (see :func:`dsl.variants.mix_scripts`):
+        mixed: card files of other sets to mix in (see :func:`cardscript.dsl.front.variants.mix_scripts`):
             their cards that need rules the game lacks are left out with a warning.
 
     Returns:
@@ -67,7 +66,7 @@ class CheckReport:
 def _units(path: Path) -> list[tuple[str, Path]]:
     """Split a path into things to check: ('game', main script), ('expansion', folder with a
     manifest), ('scenario', file), ('parse', file: compiled when it uses a game, else parsed)."""
-    from .manifest import MANIFEST
+    from cardscript.dsl.tools.manifest import MANIFEST
 
     if path.is_file():
         if path.name == MANIFEST:
@@ -101,8 +100,8 @@ def _units(path: Path) -> list[tuple[str, Path]]:
 
 def check_program(program: Program) -> list[Diagnostic]:
     """Compile a loaded program and, when it has no error, run the static checks
-    (:mod:`dsl.lint`) on it. Returns every diagnostic, errors and warnings."""
-    from .lint import lint
+    (:mod:`cardscript.dsl.tools.lint`) on it. Returns every diagnostic, errors and warnings."""
+    from cardscript.dsl.tools.lint import lint
 
     definition, diags, sym = compile_program(program, with_symbols=True)
     if definition is None:
@@ -111,8 +110,8 @@ def check_program(program: Program) -> list[Diagnostic]:
 
 
 def _check_scenario(program: Program) -> list[Diagnostic]:
-    from .checker import collect
-    from .lower import Lowerer
+    from cardscript.dsl.front.check import collect
+    from cardscript.dsl.front.lower import Lowerer
 
     sym, diags = collect(program.scripts)
     low = Lowerer(sym)
@@ -127,7 +126,7 @@ def _check_scenario(program: Program) -> list[Diagnostic]:
 
 def _check_expansion(folder: Path, rep: CheckReport) -> list[Diagnostic]:
     """An expansion folder: its manifest, then its game compiled with its scripts."""
-    from .manifest import MANIFEST, expansion_scripts, read_manifest
+    from cardscript.dsl.tools.manifest import MANIFEST, expansion_scripts, read_manifest
 
     toml = folder / MANIFEST
     rep.sources[str(_shown(toml))] = toml.read_text(encoding="utf-8", errors="replace")
@@ -146,7 +145,7 @@ def _check_expansion(folder: Path, rep: CheckReport) -> list[Diagnostic]:
 
 def _check_file(f: Path, rep: CheckReport) -> list[Diagnostic]:
     """A script outside any game folder: compiled when what it uses holds a game, else parsed."""
-    from .builder import build
+    from cardscript.dsl.front.build import build
 
     try:
         program = load_program(f)
@@ -167,7 +166,7 @@ def _check_file(f: Path, rep: CheckReport) -> list[Diagnostic]:
 
 
 def _shown(path: Path) -> str:
-    from .manifest import display
+    from cardscript.dsl.tools.manifest import display
 
     return display(path)
 
@@ -178,7 +177,7 @@ def check_paths(paths: list[str]) -> CheckReport:
     A folder holding a game is checked as one game; a folder holding a ``cardscript.toml``
     as an expansion of the game its manifest names; a script that uses a game is compiled
     with it; a library folder is parsed; scenarios are checked against the game they use.
-    Games and expansions that compile get the static checks of :mod:`dsl.lint` (warnings).
+    Games and expansions that compile get the static checks of :mod:`cardscript.dsl.tools.lint` (warnings).
     """
     rep = CheckReport()
     for raw in paths:
@@ -219,8 +218,8 @@ def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
         return _check_file(f, rep)
     program = load_program(f)
     if kind == "scenario":
-        from .scenario import scenario_variants
-        from .variants import resolve_variants
+        from cardscript.dsl.front.variants import resolve_variants
+        from cardscript.dsl.harness.scenario import scenario_variants
 
         wanted = scenario_variants(program)
         game = next((s.file for s in program.scripts
@@ -249,7 +248,7 @@ def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
 
 # ---------------------------------------------------------------- JSON IR
 def to_ir(d: GameDefinition) -> dict[str, Any]:
-    """The JSON IR of a compiled game (validated by ``dsl/ir_schema.json``)."""
+    """The JSON IR of a compiled game (validated by ``dsl/front/ir_schema.json``)."""
     effects: dict[str, Any] = {}
 
     def walk(x: Any) -> None:
@@ -318,7 +317,7 @@ def to_ir(d: GameDefinition) -> dict[str, Any]:
 
 def ir_schema() -> dict[str, Any]:
     """The JSON Schema shipped with the package."""
-    return json.loads(resources.files("dsl").joinpath("ir_schema.json").read_text(encoding="utf-8"))
+    return json.loads(resources.files("cardscript.dsl.front").joinpath("ir_schema.json").read_text(encoding="utf-8"))
 
 
 def validate_ir(ir: dict[str, Any]) -> list[str]:
@@ -340,7 +339,7 @@ def validate_ir(ir: dict[str, Any]) -> list[str]:
 
 
 def generate_schema() -> dict[str, Any]:
-    """Build the IR schema from the effect classes (``python -m dsl.compiler`` rewrites the file)."""
+    """Build the IR schema from the effect classes (``python -m cardscript.dsl.front.pipeline`` rewrites the file)."""
     ops = sorted((cls for cls in _node_classes()), key=lambda c: c.__name__)
     node_props = {}
     for cls in ops:

@@ -14,7 +14,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
-from .diagnostics import CompileError, Span, error
+from cardscript.dsl.diagnostics import CompileError, Span, error
 
 # Friendly names for terminals in "expected one of" lists.
 _TERMINAL_NAMES = {
@@ -36,7 +36,7 @@ class _Indenter(Indenter):
 
 def grammar_text() -> str:
     """The grammar source shipped in the package ``grammar``."""
-    return resources.files("grammar").joinpath("cardscript.lark").read_text(encoding="utf-8")
+    return resources.files("cardscript.grammar").joinpath("cardscript.lark").read_text(encoding="utf-8")
 
 
 @functools.lru_cache(maxsize=1)

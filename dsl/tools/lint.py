@@ -28,12 +28,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from runtime.definition import GameDefinition
-
-from . import ast as A
-from .checker import EffectSig, Symbols, _flatten, match_call
-from .diagnostics import Diagnostic, Span, did_you_mean, warning
-from .loader import Program
+from cardscript.dsl.diagnostics import Diagnostic, Span, did_you_mean, warning
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.check import EffectSig, Symbols, _flatten, match_call
+from cardscript.dsl.front.loader import Program
+from cardscript.runtime.definition import GameDefinition
 
 #: Scripts whose definitions are a vocabulary for others: nothing in them is "unused".
 LIBRARY_KINDS = ("ruleset",)
@@ -611,7 +610,7 @@ def lint(program: Program, sym: Symbols, definition: GameDefinition) -> list[Dia
 
     Args:
         program: the loaded scripts (for the sources and which are libraries).
-        sym: the program's declarations (:func:`dsl.checker.collect`).
+        sym: the program's declarations (:func:`cardscript.dsl.front.check.collect`).
         definition: the compiled game (for the cards' types, keywords and printings).
     """
     return Linter(program, sym, definition).run()

@@ -1,6 +1,6 @@
 """The gallery and the card faces of ``cardscript render``: :func:`write_html` writes one
 self-contained page of framed cards filterable by type, :func:`write_svg` one
-print-and-play SVG per card. The text comes from :mod:`dsl.render`.
+print-and-play SVG per card. The text comes from :mod:`cardscript.dsl.tools.render`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .render import RenderedCard, title
+from cardscript.dsl.tools.render import RenderedCard, title
 
 _CSS = """
 body{font-family:Georgia,serif;background:#eee;margin:0;padding:16px;color:#222}
@@ -116,7 +116,7 @@ def slug(name: str) -> str:
 
 
 def write_html(folder: Path, game: str, cards: list[RenderedCard], defaults: dict[str, Any]) -> Path:
-    from .fmt import write_atomic
+    from cardscript.dsl.tools.fmt import write_atomic
 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "index.html"
@@ -125,7 +125,7 @@ def write_html(folder: Path, game: str, cards: list[RenderedCard], defaults: dic
 
 
 def write_svg(folder: Path, game: str, cards: list[RenderedCard], defaults: dict[str, Any]) -> list[Path]:
-    from .fmt import write_atomic
+    from cardscript.dsl.tools.fmt import write_atomic
 
     folder.mkdir(parents=True, exist_ok=True)
     out: list[Path] = []

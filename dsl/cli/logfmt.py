@@ -7,9 +7,10 @@ choices, flips, reveals, the end) always show.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
-from runtime.definition import GameDefinition
+from cardscript.runtime.definition import GameDefinition
 
 
 def player(p: int) -> str:

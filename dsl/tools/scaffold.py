@@ -3,7 +3,7 @@
 The folder holds a manifest, one card, one scenario for it and a README. The card is
 made from what GAME declares, so that it passes ``cardscript check`` and
 ``cardscript test`` with no edit: a type that the game's setup takes out of the box
-(found with :mod:`dsl.lint`'s analysis), and, when the game has a ``play`` label, a
+(found with :mod:`cardscript.dsl.tools.lint`'s analysis), and, when the game has a ``play`` label, a
 play zone and a per-player counter that holds 0 and 1, ``play: +1 COUNTER``.
 """
 
@@ -13,11 +13,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .checker import collect
-from .compiler import compile_game
-from .lint import Linter
-from .loader import builtin_games
-from .manifest import MANIFEST
+from cardscript.dsl.front.check import collect
+from cardscript.dsl.front.loader import builtin_games
+from cardscript.dsl.front.pipeline import compile_game
+from cardscript.dsl.tools.lint import Linter
+from cardscript.dsl.tools.manifest import MANIFEST
 
 NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 

@@ -13,16 +13,16 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from . import ast as A
-from .cache import build_cached
-from .diagnostics import CompileError, Diagnostic, Span, did_you_mean, error
+from cardscript.dsl.diagnostics import CompileError, Diagnostic, Span, did_you_mean, error
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.cache import build_cached
 
 SCRIPT_SUFFIXES = (".rules", ".cards", ".variant", ".scenario")
 
 
 def builtin_root() -> Path:
     """The folder of the built-in cardscripts inside the installed package."""
-    return Path(str(resources.files("cardscripts")))
+    return Path(str(resources.files("cardscript.cardscripts")))
 
 
 def builtin_games() -> list[str]:
@@ -76,7 +76,7 @@ class Program:
     sources: dict[str, str]
     root: Path
     main: str
-    mixed: frozenset[str] = frozenset()  # files mixed in from another set (see dsl.variants.mix_scripts)
+    mixed: frozenset[str] = frozenset()  # files mixed in from another set (see cardscript.dsl.front.variants.mix_scripts)
 
 
 def package_root(main: Path) -> Path:

@@ -13,8 +13,8 @@ import pickle
 import tempfile
 from pathlib import Path
 
-from . import ast as A
-from .builder import build
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.build import build
 
 _AST_CACHE: dict[tuple[str, str], A.Script] = {}
 
@@ -54,12 +54,12 @@ def _disk_cache() -> Path | None:
 
 @functools.lru_cache(maxsize=1)
 def _front_end_version() -> str:
-    from . import ast as ast_module
-    from .parser import grammar_text
+    from cardscript.dsl.front import ast as ast_module
+    from cardscript.dsl.front.parse import grammar_text
 
     h = hashlib.sha256(grammar_text().encode())
     h.update(Path(ast_module.__file__).read_bytes())
-    h.update(Path(__file__).with_name("builder.py").read_bytes())
+    h.update(Path(__file__).with_name("build.py").read_bytes())
     return h.hexdigest()[:16]
 
 

@@ -11,15 +11,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runtime import effects as E
-from runtime.agents import BadAnswer, NeedAnswer, ScriptedAgent
-from runtime.engine import Agent, Ctx, Decision, Engine, Game, GameOver, InvalidDecision, RigError, RunawayError
-
-from . import ast as A
-from .checker import collect
-from .diagnostics import CompileError, Diagnostic, Span, error
-from .loader import load_program
-from .lower import Lowerer
+from cardscript.dsl.diagnostics import CompileError, Diagnostic, Span, error
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.check import collect
+from cardscript.dsl.front.loader import load_program
+from cardscript.dsl.front.lower import Lowerer
+from cardscript.runtime import effects as E
+from cardscript.runtime.agents import BadAnswer, NeedAnswer, ScriptedAgent
+from cardscript.runtime.engine import (
+    Agent,
+    Ctx,
+    Decision,
+    Engine,
+    Game,
+    GameOver,
+    InvalidDecision,
+    RigError,
+    RunawayError,
+)
 
 
 @dataclass
@@ -86,7 +95,7 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
         wanted = scenario_variants(program)
         if wanted:
             # 'variant "short"' in a scenario plays the game with that variant.
-            from .variants import resolve_variants
+            from cardscript.dsl.front.variants import resolve_variants
 
             game = next(s.file for s in program.scripts
                         if any(isinstance(i, A.Header) and i.kind == "game" for i in s.items))

@@ -1,6 +1,6 @@
 """Stage 2: the AST. Immutable nodes, each with a source :class:`Span`.
 
-Nothing after :mod:`dsl.builder` sees a Lark tree. Shapes:
+Nothing after :mod:`cardscript.dsl.front.build` sees a Lark tree. Shapes:
 
 * a script (:class:`Script`) is a tuple of top-level items;
 * a :class:`Body` is a tuple of statements;
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Union
 
-from .diagnostics import Span
+from cardscript.dsl.diagnostics import Span
 
 
 class Node:
@@ -72,7 +72,7 @@ class PlayerSel(Node):
 
     kind: str
     param: str = ""
-    filters: tuple["MarkFilter", ...] = ()
+    filters: tuple[MarkFilter, ...] = ()
 
 
 class MarkFilter(Node):
@@ -88,7 +88,7 @@ class ZoneRef(Node):
     owner: str
     name: str
     player: PlayerSel | None = None
-    card: "CardSel | None" = None
+    card: CardSel | None = None
 
 
 class CardFilter(Node):
@@ -98,7 +98,7 @@ class CardFilter(Node):
 
     kind: str
     words: tuple[str, ...] = ()
-    cond: "Cond | Expr | None" = None
+    cond: Cond | Expr | None = None
 
 
 class CardSel(Node):
@@ -115,7 +115,7 @@ class CardSel(Node):
 
     kind: str
     quantity: str = ""
-    count: "Expr | None" = None
+    count: Expr | None = None
     types: tuple[str, ...] = ()
     name: str = ""
     zones: tuple[ZoneRef, ...] = ()
@@ -161,15 +161,15 @@ class SumAttr(Node):
 class Highest(Node):
     """'highest|lowest EXPR among PLAYERS', or 'highest|lowest ATTR of CARDS' (players None)."""
 
-    expr: "Expr"
+    expr: Expr
     players: PlayerSel | None
     lowest: bool = False
 
 
 class MinMax(Node):
     op: str  # max | min
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 class AttrOf(Node):
@@ -182,13 +182,13 @@ class CounterOf(Node):
 
     owner: str
     name: str
-    cards: "CardSel | None" = None
+    cards: CardSel | None = None
 
 
 class BinOp(Node):
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 Expr = Union[Num, Text, Param, Count, CountPlayers, CountTypes, SumAttr, Highest, MinMax, AttrOf, CounterOf, BinOp]
@@ -204,7 +204,7 @@ class Compare(Node):
 class Is(Node):
     """subject is a PlayerSel or CardSel; pred: marked | not marked | face down | face up."""
 
-    subject: Union[PlayerSel, CardSel]
+    subject: PlayerSel | CardSel
     pred: str
     mark: str = ""
     this_turn: bool = False
@@ -234,7 +234,7 @@ class HasHome(Node):
 
 class BoolOp(Node):
     op: str  # and | or | not
-    args: tuple["Cond", ...]
+    args: tuple[Cond, ...]
 
 
 class Emitted(Node):
@@ -302,41 +302,41 @@ class Call(Node):
     """A phrase: a verb and items, plus the block after ':' when there is one."""
 
     items: tuple[CallItem, ...]
-    block: "Body | None" = None
+    block: Body | None = None
     subject: PlayerSel | None = None
     may: bool = False
 
 
 class Choose(Node):
     cards: CardSel
-    body: "Body | None" = None
+    body: Body | None = None
     subject: PlayerSel | None = None
     may: bool = False
 
 
 class If(Node):
     cond: Cond
-    then: "Body"
-    otherwise: "Body | None" = None
+    then: Body
+    otherwise: Body | None = None
 
 
 class Otherwise(Node):
-    body: "Body"
+    body: Body
 
 
 class ForPlayers(Node):
     players: PlayerSel
-    body: "Body"
+    body: Body
 
 
 class ForCards(Node):
     cards: CardSel
-    body: "Body"
+    body: Body
 
 
 class Repeat(Node):
     times: Expr
-    body: "Body"
+    body: Body
 
 
 class CounterAdd(Node):
@@ -346,18 +346,18 @@ class CounterAdd(Node):
     amount: Expr
     counter: str
     player: PlayerSel | None = None
-    cards: "CardSel | None" = None
+    cards: CardSel | None = None
 
 
 class CounterSet(Node):
     owner: str  # you | them | shared | card
     counter: str
     value: Expr
-    cards: "CardSel | None" = None
+    cards: CardSel | None = None
 
 
 class Mark(Node):
-    target: Union[PlayerSel, CardSel]
+    target: PlayerSel | CardSel
     mark: str
     this_turn: bool
     unmark: bool = False
@@ -365,7 +365,7 @@ class Mark(Node):
 
 class Resolve(Node):
     label: str
-    card: Union[CardSel, str]
+    card: CardSel | str
     player: PlayerSel | None = None
 
 
@@ -420,7 +420,7 @@ class Types(Node):
 
 class Attribute(Node):
     name: str
-    default: Union[int, str]
+    default: int | str
 
 
 class Abilities(Node):
@@ -473,7 +473,7 @@ class Printing(Node):
     """``copies N [as attr value ...]``: N copies with some attributes overridden."""
 
     copies: int
-    overrides: tuple[tuple[str, Union[int, str]], ...]
+    overrides: tuple[tuple[str, int | str], ...]
 
 
 class Event(Node):
@@ -499,7 +499,7 @@ class Trigger(Node):
 class CardDef(Node):
     name: str
     words: tuple[tuple[str, Span], ...]
-    attrs: tuple[tuple[str, Union[int, str], Span], ...]
+    attrs: tuple[tuple[str, int | str, Span], ...]
     printings: tuple[Printing, ...]
     home: str
     abilities: tuple[Ability, ...]
@@ -537,7 +537,7 @@ class Action(Node):
     choose: CardSel | None
     cond: Cond | None
     body: Body
-    prefer: "Expr | None" = None
+    prefer: Expr | None = None
 
 
 class EndWhen(Node):
@@ -576,7 +576,7 @@ class Expect(Node):
 
 
 class Answers(Node):
-    answers: tuple[Union[str, int, bool], ...]
+    answers: tuple[str | int | bool, ...]
 
 
 class DoStep(Node):
@@ -600,7 +600,7 @@ class Rig(Node):
     random picks (one answer per card picked)."""
 
     kind: str  # shuffle | random
-    values: tuple[Union[str, int], ...]
+    values: tuple[str | int, ...]
 
 
 class ActiveSeat(Node):

@@ -3,7 +3,7 @@
 :func:`collect` gathers every declaration of a program into a :class:`Symbols`
 table (reporting duplicates); :func:`match_call` resolves a call phrase against the
 built-in primitives and the effects scripts define. The lowering stage
-(:mod:`dsl.lower`) walks every body with these and reports each unknown name as a
+(:mod:`cardscript.dsl.front.lower`) walks every body with these and reports each unknown name as a
 Diagnostic with a "did you mean".
 """
 
@@ -13,12 +13,12 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import ast as A
-from .cache import build_cached
-from .diagnostics import Diagnostic, Span, did_you_mean, error, warning
+from cardscript.dsl.diagnostics import Diagnostic, Span, did_you_mean, error, warning
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.cache import build_cached
 
 #: Built-in primitives of the runtime, written as effect patterns. Their bodies are
-#: supplied by :mod:`runtime.effects` (Move, Take, Shuffle, Flip, Reveal, Play, TakeActions).
+#: supplied by :mod:`cardscript.runtime.effects` (Move, Take, Shuffle, Flip, Reveal, Play, TakeActions).
 BUILTINS = {
     "move": "move {C: cards} to {Z: zone}",
     "take": "take {C: cards} into {Z: zone}",

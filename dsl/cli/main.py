@@ -13,13 +13,13 @@ import tempfile
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 
-from .diagnostics import CompileError, Diagnostic, render
-
+from cardscript.dsl.diagnostics import CompileError, Diagnostic, render
 
 
 def _print_diags(diags: list[Diagnostic], sources: dict[str, str] | None = None, err: bool = True) -> None:
@@ -56,7 +56,7 @@ def _guard(fn: Callable[..., Any]) -> Callable[..., Any]:
             os.dup2(devnull, sys.stdout.fileno())
             sys.exit(141)
         except Exception as exc:  # an internal error, not the user's
-            from runtime.engine import RunawayError
+            from cardscript.runtime.engine import RunawayError
 
             if isinstance(exc, RunawayError):
                 click.echo(f"error[CS401]: {exc}\n  chain: {' -> '.join(exc.chain)}", err=True)
@@ -82,8 +82,8 @@ def _compile(game: str, with_paths: tuple[str, ...] = (), variants: tuple[str, .
              mixes: tuple[str, ...] = ()) -> Any:
     """compile_game with expansions (--with), variants (--variant) and mixed sets (--mix);
     prints the warnings (left-out cards, oversized decks) before the game starts."""
-    from .compiler import compile_game
-    from .variants import mix_scripts
+    from cardscript.dsl.front.pipeline import compile_game
+    from cardscript.dsl.front.variants import mix_scripts
 
     rules, cards = mix_scripts(game, list(mixes))
     d, warnings, program = compile_game(game, _extra(game, with_paths, variants) + rules, cards)
@@ -107,8 +107,8 @@ def main(debug: bool) -> None:
 @_guard
 def check(paths: tuple[str, ...], fmt: str) -> None:
     """Parse and check scripts: games, expansions, libraries and scenarios under PATHS."""
-    from .compiler import check_paths
-    from .report import format_diagnostics
+    from cardscript.dsl.front.pipeline import check_paths
+    from cardscript.dsl.report import format_diagnostics
 
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
@@ -189,7 +189,7 @@ def cards(game: str, fmt: str, variants: tuple[str, ...], mixes: tuple[str, ...]
 @_guard
 def variants(game: str) -> None:
     """List the variants of GAME (use one with --variant NAME)."""
-    from .variants import list_variants
+    from cardscript.dsl.front.variants import list_variants
 
     found = list_variants(game)
     if not found:
@@ -246,7 +246,7 @@ def _write_atomic(path: str, text: str) -> None:
 @_guard
 def compile_cmd(game: str, output: str | None, variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
     """Compile GAME to its JSON IR (validated against the shipped JSON Schema)."""
-    from .compiler import to_ir, validate_ir
+    from cardscript.dsl.front.pipeline import to_ir, validate_ir
 
     d, warnings, program = _compile(game, (), variants, mixes)
     _print_diags(warnings, program.sources)
@@ -265,7 +265,7 @@ def compile_cmd(game: str, output: str | None, variants: tuple[str, ...], mixes:
 
 # ---------------------------------------------------------------- play
 def _agents(bots: str, players: int) -> list[Any]:
-    from runtime.agents import make_agents
+    from cardscript.runtime.agents import make_agents
 
     try:
         return make_agents(bots.split(","), players)
@@ -303,9 +303,8 @@ def _fingerprint(sources: dict[str, str]) -> str:
 def play(game: str, players: int | None, seed: int, bots: str, log_file: str | None, quiet: bool,
          with_paths: tuple[str, ...], variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
     """Play one full game of GAME with bots, printing a readable log and the scores."""
-    from runtime.engine import Engine
-
-    from . import logfmt
+    from cardscript.dsl.cli import logfmt
+    from cardscript.runtime.engine import Engine
 
     if log_file:
         _writable(log_file, "--log")
@@ -344,14 +343,14 @@ def play(game: str, players: int | None, seed: int, bots: str, log_file: str | N
 
 def _extra(game: str, with_paths: tuple[str, ...] = (), variants: tuple[str, ...] = ()) -> list[Path]:
     """Expansion scripts (--with), then variant scripts (--variant), in that order."""
-    from .variants import resolve_variants
+    from cardscript.dsl.front.variants import resolve_variants
 
     return _expansions(game, with_paths) + resolve_variants(game, list(variants))
 
 
 def _expansions(game: str, paths: tuple[str, ...]) -> list[Path]:
     """The scripts of the expansions given with --with (manifests checked, combined)."""
-    from .manifest import load_expansions
+    from cardscript.dsl.tools.manifest import load_expansions
 
     scripts, diags = load_expansions(game, list(paths))
     if any(d.severity == "error" for d in diags):
@@ -396,7 +395,7 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
     from rich.console import Console
     from rich.progress import Progress
 
-    from runtime.engine import Engine
+    from cardscript.runtime.engine import Engine
 
 
     d, _, _ = _compile(game, with_paths, variants, mixes)
@@ -502,7 +501,7 @@ def new() -> None:
 @_guard
 def new_expansion(name: str, game: str) -> None:
     """Create folder NAME: a manifest, one card, one scenario and a README for GAME."""
-    from .scaffold import new_expansion as scaffold
+    from cardscript.dsl.tools.scaffold import new_expansion as scaffold
 
     try:
         written = scaffold(Path(name), game)
@@ -520,7 +519,7 @@ def new_expansion(name: str, game: str) -> None:
 @_guard
 def test(paths: tuple[str, ...], fmt: str) -> None:
     """Run scenario files (.scenario) under PATHS."""
-    from .scenario import run_scenario
+    from cardscript.dsl.harness.scenario import run_scenario
 
     files: list[Path] = []
     for raw in paths:
@@ -597,8 +596,8 @@ def _read_log(log_file: str) -> list[dict[str, Any]]:
 @_guard
 def replay(log_file: str) -> None:
     """Replay a game log written by 'play --log' and confirm the identical result."""
-    from runtime.agents import ScriptedAgent
-    from runtime.engine import Engine
+    from cardscript.runtime.agents import ScriptedAgent
+    from cardscript.runtime.engine import Engine
 
 
     entries = _read_log(log_file)
@@ -607,8 +606,8 @@ def replay(log_file: str) -> None:
                              tuple(head.get("mix", ())))
     if _fingerprint(program.sources) != head.get("scripts"):
         click.echo("warning: the scripts changed since this log was written", err=True)
-    from runtime.agents import BadAnswer, NeedAnswer
-    from runtime.engine import InvalidDecision
+    from cardscript.runtime.agents import BadAnswer, NeedAnswer
+    from cardscript.runtime.engine import InvalidDecision
 
     queue = [e["chose"] for e in entries[1:] if e.get("t") == "decision"]
     if head["players"] < d.players[0] or head["players"] > d.players[1]:
@@ -640,7 +639,7 @@ def replay(log_file: str) -> None:
 @_guard
 def fmt_cmd(paths: tuple[str, ...], check: bool) -> None:
     """Rewrite the scripts under PATHS in the canonical layout (docs/fmt.md)."""
-    from .fmt import format_file, script_files
+    from cardscript.dsl.tools.fmt import format_file, script_files
 
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
@@ -673,7 +672,7 @@ def fmt_cmd(paths: tuple[str, ...], check: bool) -> None:
 @_guard
 def render_cmd(game: str, fmt: str, html_dir: str | None, svg_dir: str | None) -> None:
     """Print each card's rules text, generated from its script (GAME: a name, folder or script)."""
-    from . import render as R
+    from cardscript.dsl.tools import render as R
 
     program = R.load(game)
     cards, name, defaults = R.render_program(program), R.game_name(program, game), R.defaults(program)

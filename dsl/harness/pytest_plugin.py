@@ -6,8 +6,9 @@ files; a failing expectation is reported as the compiler's diagnostic.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -41,11 +42,11 @@ class ScenarioFailed(Exception):
 
 class ScenarioItem(pytest.Item):
     def runtest(self) -> None:
-        from .scenario import run_scenario
+        from cardscript.dsl.harness.scenario import run_scenario
 
         res = run_scenario(self.path)
         if not res.passed:
-            from .diagnostics import render
+            from cardscript.dsl.diagnostics import render
 
             raise ScenarioFailed("\n".join(render(d, res.sources) for d in res.diagnostics))
 

@@ -1,7 +1,7 @@
 """docs/reference.md, generated from the compiler's own tables so that it cannot drift:
-the built-in effect patterns (:data:`dsl.checker.BUILTINS`), parameter kinds, the
+the built-in effect patterns (:data:`cardscript.dsl.front.check.BUILTINS`), parameter kinds, the
 runtime's effect, selector, condition and expression classes (their docstrings), and
-the grammar's keywords. ``python -m dsl.reference`` rewrites the file; a test checks it.
+the grammar's keywords. ``python -m cardscript.dsl.tools.reference`` rewrites the file; a test checks it.
 """
 
 from __future__ import annotations
@@ -10,11 +10,10 @@ import inspect
 import re
 from pathlib import Path
 
-from runtime import effects as E
-
-from .checker import BUILTINS, RANK, SLOT_KINDS
-from .diagnostics import CODES
-from .parser import grammar_text
+from cardscript.dsl.diagnostics import CODES
+from cardscript.dsl.front.check import BUILTINS, RANK, SLOT_KINDS
+from cardscript.dsl.front.parse import grammar_text
+from cardscript.runtime import effects as E
 
 _PROTOCOLS = (
     ("Statements (effects)", "run"),
@@ -47,7 +46,7 @@ def _keywords() -> list[str]:
 def reference_markdown() -> str:
     """The text of docs/reference.md."""
     out = ["# Reference: the language's primitives", "",
-           "Generated from the compiler's tables (`python -m dsl.reference`); a test keeps it current.",
+           "Generated from the compiler's tables (`python -m cardscript.dsl.tools.reference`); a test keeps it current.",
            "The language itself is explained in [language.md](language.md).", "",
            "## Built-in effects", "",
            "Every other verb is an `effect` written in script; these are the runtime's own.", "",
@@ -78,6 +77,6 @@ def reference_markdown() -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover - maintenance
-    target = Path(__file__).resolve().parent.parent / "docs" / "reference.md"
+    target = Path(__file__).resolve().parents[2] / "docs" / "reference.md"
     target.write_text(reference_markdown(), encoding="utf-8")
     print(f"wrote {target}")

@@ -1,7 +1,7 @@
-"""Stage 2: Lark parse tree -> AST (:mod:`dsl.ast`), converted once.
+"""Stage 2: Lark parse tree -> AST (:mod:`cardscript.dsl.front.ast`), converted once.
 
 One builder method per grammar alias. Positions come from Lark's ``meta``; every
-node gets a :class:`~dsl.diagnostics.Span` in the script's file.
+node gets a :class:`~cardscript.dsl.diagnostics.Span` in the script's file.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from typing import Any
 
 from lark import Token, Transformer, Tree, v_args
 
-from . import ast as A
-from .diagnostics import CompileError, Span, error
-from .parser import parse
+from cardscript.dsl.diagnostics import CompileError, Span, error
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.parse import parse
 
 
 def _s(x: Any) -> str:
@@ -773,7 +773,7 @@ def build(text: str, filename: str = "<string>") -> A.Script:
     """Parse and build the AST of one script.
 
     Raises:
-        CompileError: for syntax errors (see :func:`dsl.parser.parse`).
+        CompileError: for syntax errors (see :func:`cardscript.dsl.front.parse.parse`).
     """
     tree: Tree = parse(text, filename)
     try:

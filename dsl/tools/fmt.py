@@ -38,9 +38,9 @@ from typing import Any
 
 from lark import Lark, Token, Tree
 
-from . import ast as A
-from .diagnostics import CompileError, Span, error
-from .parser import _Indenter, grammar_text
+from cardscript.dsl.diagnostics import CompileError, Span, error
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.parse import _Indenter, grammar_text
 
 #: The column a one-line body may reach before it is broken into a block.
 WIDTH = 120
@@ -360,7 +360,7 @@ def format_text(text: str, filename: str = "<string>") -> str:
         CompileError: a syntax error in the script (CS101-CS103), or CS900 if the
             formatter would change what the script says (a bug).
     """
-    from .builder import build
+    from cardscript.dsl.front.build import build
 
     before = build(text, filename)
     src = text if text.endswith("\n") else text + "\n"
@@ -434,7 +434,7 @@ def write_atomic(path: Path, text: str) -> None:
 
 def script_files(paths: list[str]) -> list[Path]:
     """The scripts under PATHS: files as given, folders searched recursively (sorted)."""
-    from .loader import SCRIPT_SUFFIXES
+    from cardscript.dsl.front.loader import SCRIPT_SUFFIXES
 
     out: list[Path] = []
     for raw in paths:

@@ -33,7 +33,7 @@ The scripts may say how their words read on a card (see :func:`fill`):
   value that starts with a vowel reads "an".
 
 :func:`render_program` gives a :class:`RenderedCard` per card; the gallery page and
-print-and-play card faces are written by :mod:`dsl.render_html`.
+print-and-play card faces are written by :mod:`cardscript.dsl.tools.render_html`.
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import ast as A
-from .checker import EffectSig, Symbols, _flatten, collect, match_call
-from .loader import Program
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.check import EffectSig, Symbols, _flatten, collect, match_call
+from cardscript.dsl.front.loader import Program
 
 Phrase = Callable[[bool], str]  # a selector waiting to be rendered (argument: 'moving', for from/in)
 
@@ -944,8 +944,8 @@ def load(target: str) -> Program:
     Raises:
         CompileError: unknown game, missing file, syntax errors.
     """
-    from .diagnostics import CompileError
-    from .loader import SCRIPT_SUFFIXES, load_program, resolve_game
+    from cardscript.dsl.diagnostics import CompileError
+    from cardscript.dsl.front.loader import SCRIPT_SUFFIXES, load_program, resolve_game
 
     p = Path(target)
     if p.is_dir():
@@ -974,9 +974,9 @@ _PAGES = ("gallery_html", "card_svg", "slug", "write_html", "write_svg")
 
 
 def __getattr__(name: str) -> Any:
-    """The gallery and card faces live in :mod:`dsl.render_html` (loaded when first asked for)."""
+    """The gallery and card faces live in :mod:`cardscript.dsl.tools.render_html` (loaded when first asked for)."""
     if name in _PAGES:
-        from . import render_html
+        from cardscript.dsl.tools import render_html
 
         return getattr(render_html, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,7 +2,7 @@
 
 The manifest (TOML, read with :mod:`tomllib`) names the expansion, its version, the
 built-in game it extends, the expansions it requires and those it conflicts with. It
-is validated against ``dsl/manifest_schema.json`` (a closed JSON Schema); every
+is validated against ``dsl/tools/manifest_schema.json`` (a closed JSON Schema); every
 problem is a Diagnostic at its line of the TOML file:
 
 * ``CS004`` a bad manifest: TOML syntax, a missing or unknown key, a value of the
@@ -12,7 +12,7 @@ problem is a Diagnostic at its line of the TOML file:
   expansion is missing (or too old), two conflict.
 
 The folder holding the manifest is the expansion's package root
-(:func:`dsl.loader.package_root`): its scripts and scenarios may use each other.
+(:func:`cardscript.dsl.front.loader.package_root`): its scripts and scenarios may use each other.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostic, Span, did_you_mean, error
-from .loader import SCRIPT_SUFFIXES, builtin_games
+from cardscript.dsl.diagnostics import Diagnostic, Span, did_you_mean, error
+from cardscript.dsl.front.loader import SCRIPT_SUFFIXES, builtin_games
 
 MANIFEST = "cardscript.toml"
 _KEY = r"^[ \t]*(?:{k}|\"{k}\"|'{k}')[ \t]*=[ \t]*"
@@ -60,7 +60,7 @@ class Manifest:
 
 def schema() -> dict[str, Any]:
     """The manifest's JSON Schema, shipped in the package."""
-    return json.loads(resources.files("dsl").joinpath("manifest_schema.json").read_text(encoding="utf-8"))
+    return json.loads(resources.files("cardscript.dsl.tools").joinpath("manifest_schema.json").read_text(encoding="utf-8"))
 
 
 def display(path: Path) -> str:

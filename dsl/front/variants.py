@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .diagnostics import CompileError, did_you_mean, error
-from .loader import resolve_game
+from cardscript.dsl.diagnostics import CompileError, did_you_mean, error
+from cardscript.dsl.front.loader import resolve_game
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ def mix_scripts(game: str, others: list[str]) -> tuple[list[Path], list[Path]]:
     Raises:
         CompileError: CS002 for an unknown game.
     """
-    from .loader import SCRIPT_SUFFIXES, _header_kind
+    from cardscript.dsl.front.loader import SCRIPT_SUFFIXES, _header_kind
 
     if not others:
         return [], []
