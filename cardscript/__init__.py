@@ -1,4 +1,92 @@
 """cardscript: a declarative card-scripting language, its compiler and a game-agnostic runtime.
 
-The public Python API is documented in docs/api.md.
+The public Python API (docs/api.md)::
+
+    import cardscript
+
+    game = cardscript.compile_game("injustice", variants=["short"])
+    result = cardscript.play_game(game, players=3, agents=["greedy", "random"], seed=7)
+    print(result.winners, result.scores)
+
+Everything not listed in ``__all__`` is internal and may change between releases; the
+source folders ``dsl/`` (front end), ``runtime/`` (engine), ``grammar/`` and
+``cardscripts/`` (built-in games) are installed as ``cardscript.dsl``,
+``cardscript.runtime``, ``cardscript.grammar`` and ``cardscript.cardscripts``.
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+# Where each public name lives. Loaded on first use (PEP 562), so that importing any
+# part of the package (the CLI, the runtime in a worker process) does not pay for the
+# whole front end.
+_WHERE = {
+    "check_paths": "cardscript.dsl.api",
+    "compile_game": "cardscript.dsl.api",
+    "play_game": "cardscript.dsl.api",
+    "play_games": "cardscript.dsl.api",
+    "run_scenarios": "cardscript.dsl.api",
+    "CompileError": "cardscript.dsl.diagnostics",
+    "Diagnostic": "cardscript.dsl.diagnostics",
+    "Span": "cardscript.dsl.diagnostics",
+    "render_diagnostic": "cardscript.dsl.diagnostics:render",
+    "CheckReport": "cardscript.dsl.front.pipeline",
+    "ScenarioResult": "cardscript.dsl.harness.scenario",
+    "GreedyAgent": "cardscript.runtime.agents",
+    "RandomAgent": "cardscript.runtime.agents",
+    "GameDefinition": "cardscript.runtime.definition",
+    "Agent": "cardscript.runtime.decision",
+    "Decision": "cardscript.runtime.decision",
+    "Game": "cardscript.runtime.game",
+    "Result": "cardscript.runtime.result",
+}
+
+if TYPE_CHECKING:
+    from cardscript.dsl.api import check_paths, compile_game, play_game, play_games, run_scenarios
+    from cardscript.dsl.diagnostics import CompileError, Diagnostic, Span
+    from cardscript.dsl.diagnostics import render as render_diagnostic
+    from cardscript.dsl.front.pipeline import CheckReport
+    from cardscript.dsl.harness.scenario import ScenarioResult
+    from cardscript.runtime.agents import GreedyAgent, RandomAgent
+    from cardscript.runtime.decision import Agent, Decision
+    from cardscript.runtime.definition import GameDefinition
+    from cardscript.runtime.game import Game
+    from cardscript.runtime.result import Result
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'cardscript' has no attribute {name!r}")
+    module, _, attr = where.partition(":")
+    value = getattr(import_module(module), attr or name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+__all__ = [
+    "Agent",
+    "CheckReport",
+    "CompileError",
+    "Decision",
+    "Diagnostic",
+    "Game",
+    "GameDefinition",
+    "GreedyAgent",
+    "RandomAgent",
+    "Result",
+    "ScenarioResult",
+    "Span",
+    "check_paths",
+    "compile_game",
+    "play_game",
+    "play_games",
+    "render_diagnostic",
+    "run_scenarios",
+]

@@ -1,4 +1,4 @@
-"""Agents answer :class:`~cardscript.runtime.engine.Decision` objects.
+"""Agents answer :class:`~cardscript.runtime.decision.Decision` objects.
 
 * :class:`RandomAgent` — uniform over legal answers, from its own seeded stream.
 * :class:`GreedyAgent` — a sensible player for any game: takes actions in the order
@@ -17,7 +17,8 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from cardscript.runtime.engine import Agent, Decision, Game
+from cardscript.runtime.decision import Agent, Decision
+from cardscript.runtime.game import Game
 
 #: Decision purposes where a player gives up cards: the least valuable goes first.
 NEGATIVE = frozenset({"discard", "destroy", "lose", "return", "defense", "put back"})

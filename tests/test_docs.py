@@ -115,3 +115,17 @@ def test_documented_codes_exist() -> None:
     for md in DOCS.glob("*.md"):
         for code in set(re.findall(r"\bCS\d{3}\b", md.read_text(encoding="utf-8"))):
             assert code in CODES, f"docs/{md.name} mentions {code}, which dsl/diagnostics.py does not define"
+
+
+PATH_REF = re.compile(r"`((?:dsl|runtime|grammar|cardscripts|bench|tests|examples|docs|editors|\.ci)/[\w./-]*)`")
+
+
+def test_paths_named_in_the_docs_exist() -> None:
+    """Every repository path the README or docs/ name in backticks exists (the layout table
+    stays true as modules move)."""
+    root = DOCS.parent
+    missing = [f"{md.relative_to(root)}: {m.group(1)}"
+               for md in [root / "README.md", root / "bench" / "README.md", *sorted(DOCS.glob("*.md"))]
+               for m in PATH_REF.finditer(md.read_text(encoding="utf-8"))
+               if not (root / m.group(1).rstrip("/")).exists()]
+    assert missing == []

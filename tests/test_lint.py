@@ -1,4 +1,4 @@
-"""Static checks beyond syntax (dsl/tools/lint.py): each warning, its code, line and column,
+"""Static checks beyond syntax (dsl/tools/lint/): each warning, its code, line and column,
 and no false positive on the built-in games."""
 
 from __future__ import annotations

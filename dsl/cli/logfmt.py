@@ -57,7 +57,7 @@ def format_entry(e: dict[str, Any], quiet_events: frozenset[str] | set[str], qui
     if t == "counter":
         if e["counter"] in quiet_counters:
             return None
-        sign = "+" if e["delta"] > 0 else "−"
+        sign = "+" if e["delta"] > 0 else "−"  # noqa: RUF001 -- the log prints a typographic minus
         who = e["card"] if "card" in e else player(e["player"])
         return f"  {who} {e['counter']} {sign}{abs(e['delta'])} → {e['value']}"
     if t == "roll":

@@ -39,8 +39,8 @@ def build_cached(text: str, name: str) -> A.Script:
 def _disk_cache() -> Path | None:
     """``$CARDSCRIPT_CACHE`` or ``$XDG_CACHE_HOME/cardscript`` (default ~/.cache/cardscript);
     None when caching is off (``CARDSCRIPT_CACHE=off``) or the folder cannot be made.
-    Entries are keyed by the script's text, its name, the grammar and the AST module, so a
-    change to any of them is a miss; a stale or broken entry is ignored."""
+    Entries are keyed by the script's text, its name, the grammar and the modules of the AST
+    and its builder, so a change to any of them is a miss; a stale or broken entry is ignored."""
     where = os.environ.get("CARDSCRIPT_CACHE", "")
     if where == "off":
         return None
@@ -54,12 +54,15 @@ def _disk_cache() -> Path | None:
 
 @functools.lru_cache(maxsize=1)
 def _front_end_version() -> str:
-    from cardscript.dsl.front import ast as ast_module
+    """A hash of the grammar and of every module of the AST and builder packages (sorted,
+    by path within the front end), which decide what a cached AST holds."""
     from cardscript.dsl.front.parse import grammar_text
 
+    front = Path(__file__).parent
     h = hashlib.sha256(grammar_text().encode())
-    h.update(Path(ast_module.__file__).read_bytes())
-    h.update(Path(__file__).with_name("build.py").read_bytes())
+    for module in sorted(p for package in ("ast", "build") for p in (front / package).glob("*.py")):
+        h.update(module.relative_to(front).as_posix().encode() + b"\0")
+        h.update(module.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -78,7 +81,7 @@ def _disk_load(name: str, text: str) -> A.Script | None:
     try:
         with open(path, "rb") as fh:
             script = pickle.load(fh)  # our own cache of our own AST classes
-    except Exception:  # a truncated or foreign file: rebuild
+    except Exception:  # noqa: BLE001 - unpickling a truncated or foreign file may raise anything: rebuild
         return None
     return script if isinstance(script, A.Script) and script.file == name else None
 

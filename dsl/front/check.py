@@ -341,7 +341,7 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
                 sym.quiet_events.extend(item.events)
                 sym.quiet_counters.extend((c, item.span) for c in item.counters)
     for (what, name), span in removed.items():
-        table = {"card": sym.cards, "setup": setups}.get(what)
+        table: dict[str, Any] | None = sym.cards if what == "card" else setups if what == "setup" else None
         if what == "action":
             names = [a.name for a in sym.actions]
             if name not in names:
@@ -385,8 +385,8 @@ def _same(p: tuple[Any, ...], c: tuple[Any, ...]) -> bool:
 def _try(sig: EffectSig, toks: list[tuple[Any, ...]], has_block: bool, params: dict[str, str]) -> Match | None:
     if sig.has_block != has_block or len(sig.tokens) != len(toks):
         return None
-    bound = []
-    for p, c in zip(sig.tokens, toks):
+    bound: list[tuple[str, str, tuple[Any, ...] | None]] = []
+    for p, c in zip(sig.tokens, toks, strict=True):  # lengths checked above
         if p[0] == "slot":
             if not _fits(p[2], c, params):
                 return None
@@ -411,7 +411,7 @@ def match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Matc
     key = (id(call), id(sym), frozenset(params.items()))
     hit = _MATCHES.get(key)
     if hit is not None and hit[0] is call:
-        return hit[1]  # type: ignore[no-any-return]
+        return hit[1]
     result = _match_call(call, sym, params)
     _MATCHES[key] = (call, result)
     return result
@@ -436,7 +436,7 @@ def _match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Mat
     first = toks[0][1]
     for suffix in ("es", "s"):
         if first.endswith(suffix) and len(first) > len(suffix) + 1:
-            variants.append([("w", first[: -len(suffix)])] + toks[1:])
+            variants.append([("w", first[: -len(suffix)]), *toks[1:]])
     for v in variants:
         found = [m for s in sigs if (m := _try(s, v, has_block, params)) is not None]
         if found:
@@ -444,11 +444,12 @@ def _match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Mat
     text = display(toks)
     # Same words, wrong argument kinds?
     for s in sigs:
-        if len(s.tokens) == len(toks) and all(p[0] == "slot" or _same(p, c) for p, c in zip(s.tokens, toks)):
+        if len(s.tokens) == len(toks) and all(p[0] == "slot" or _same(p, c)
+                                               for p, c in zip(s.tokens, toks, strict=True)):
             if s.has_block != has_block:
                 need = "needs a block after ':'" if s.has_block else "takes no block after ':'"
                 return None, error("CS204", f"'{s.display}' {need}", call.span)
-            bad = next(p for p, c in zip(s.tokens, toks) if p[0] == "slot" and not _fits(p[2], c, params))
+            bad = next(p for p, c in zip(s.tokens, toks, strict=True) if p[0] == "slot" and not _fits(p[2], c, params))
             return None, error("CS204", f"'{text}': argument {bad[1]} of '{s.display}' must be {bad[2]}",
                                call.span, f"pass {_describe_kind(bad[2])}")
     skeletons = {_skeleton(s.tokens) + (" : ..." if s.has_block else ""): s for s in sigs}

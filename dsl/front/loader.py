@@ -70,13 +70,14 @@ class Program:
         sources: file name -> text, for diagnostics.
         root: the folder scripts may read inside.
         main: the file holding the 'game' header.
+        mixed: files mixed in from another set (see :func:`cardscript.dsl.front.variants.mix_scripts`).
     """
 
     scripts: list[A.Script]
     sources: dict[str, str]
     root: Path
     main: str
-    mixed: frozenset[str] = frozenset()  # files mixed in from another set (see cardscript.dsl.front.variants.mix_scripts)
+    mixed: frozenset[str] = frozenset()
 
 
 def package_root(main: Path) -> Path:
@@ -228,8 +229,8 @@ def _targets(src: Path, target: str, span: Span, root: Path, diags: list[Diagnos
         return []
     if not dest.exists():
         near = [p.name for p in dest.parent.iterdir()] if dest.parent.is_dir() else []
-        diags.append(error("CS001", f"no such script: {target}", _string_span(span, target),
-                           did_you_mean(dest.name, near) or "check the path: it is relative to the script that names it"))
+        hint = did_you_mean(dest.name, near) or "check the path: it is relative to the script that names it"
+        diags.append(error("CS001", f"no such script: {target}", _string_span(span, target), hint))
         return []
     if dest.is_dir():
         inside = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import re
 from importlib import resources
+from typing import ClassVar
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -27,8 +28,8 @@ _TERMINAL_NAMES = {
 
 class _Indenter(Indenter):
     NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LBRACE"]
-    CLOSE_PAREN_types = ["RPAR", "RBRACE"]
+    OPEN_PAREN_types: ClassVar[list[str]] = ["LPAR", "LBRACE"]
+    CLOSE_PAREN_types: ClassVar[list[str]] = ["RPAR", "RBRACE"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8

@@ -1,8 +1,9 @@
 """The front end's public entry points: compile a game, check paths, build the IR.
 
-Pipeline (one stage per module): :mod:`cardscript.dsl.front.parse` -> :mod:`cardscript.dsl.front.build` (AST) ->
-:mod:`cardscript.dsl.front.check` (declarations, call matching) -> :mod:`cardscript.dsl.front.lower` (runtime
-objects) -> :class:`cardscript.runtime.definition.GameDefinition`.
+Pipeline (one stage per module or package): :mod:`cardscript.dsl.front.loader` (sources) ->
+:mod:`cardscript.dsl.front.parse` -> :mod:`cardscript.dsl.front.build` (AST) -> :mod:`cardscript.dsl.front.check`
+(declarations, call matching) -> :mod:`cardscript.dsl.front.lower` (runtime objects) ->
+:class:`cardscript.runtime.definition.GameDefinition` and the JSON IR (:func:`to_ir`).
 """
 
 from __future__ import annotations
@@ -261,7 +262,8 @@ def to_ir(d: GameDefinition) -> dict[str, Any]:
             for _, a in x.args:
                 walk(a)
         elif isinstance(x, E.Node):
-            for name in x.__slots__:
+            slots: tuple[str, ...] = x.__slots__
+            for name in slots:
                 if not name.startswith("_"):
                     walk(getattr(x, name))
         elif isinstance(x, (list, tuple)):
@@ -322,7 +324,7 @@ def ir_schema() -> dict[str, Any]:
 
 def validate_ir(ir: dict[str, Any]) -> list[str]:
     """Validate IR against the schema; returns readable errors (empty when valid)."""
-    import jsonschema
+    import jsonschema  # type: ignore[import-untyped]  # no type stubs are installed for it
 
     validator = jsonschema.Draft202012Validator(ir_schema())
     errs = sorted(validator.iter_errors(ir), key=lambda e: list(e.absolute_path))
@@ -343,7 +345,8 @@ def generate_schema() -> dict[str, Any]:
     ops = sorted((cls for cls in _node_classes()), key=lambda c: c.__name__)
     node_props = {}
     for cls in ops:
-        fields = [s for s in cls.__slots__ if not s.startswith("_")]
+        slots: tuple[str, ...] = cls.__slots__
+        fields = [s for s in slots if not s.startswith("_")]
         if cls is E.UserEffect:
             fields = ["name", "params", "body"]
         if cls is E.Call:
@@ -432,7 +435,7 @@ def generate_schema() -> dict[str, Any]:
     }
 
 
-def _node_classes() -> list[type]:
+def _node_classes() -> list[type[E.Node]]:
     out = []
     for obj in vars(E).values():
         if isinstance(obj, type) and issubclass(obj, E.Node) and obj is not E.Node:

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr  # what pytest's own repr_failure returns
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
@@ -50,7 +53,7 @@ class ScenarioItem(pytest.Item):
 
             raise ScenarioFailed("\n".join(render(d, res.sources) for d in res.diagnostics))
 
-    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, ScenarioFailed):
             return str(excinfo.value)
         return super().repr_failure(excinfo)

@@ -18,17 +18,11 @@ from cardscript.dsl.front.loader import load_program
 from cardscript.dsl.front.lower import Lowerer
 from cardscript.runtime import effects as E
 from cardscript.runtime.agents import BadAnswer, NeedAnswer, ScriptedAgent
-from cardscript.runtime.engine import (
-    Agent,
-    Ctx,
-    Decision,
-    Engine,
-    Game,
-    GameOver,
-    InvalidDecision,
-    RigError,
-    RunawayError,
-)
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.decision import Agent, Decision
+from cardscript.runtime.engine import Engine
+from cardscript.runtime.errors import GameOver, InvalidDecision, RigError, RunawayError
+from cardscript.runtime.game import Game
 
 
 @dataclass
@@ -71,7 +65,7 @@ def run_scenario(path: str | Path) -> ScenarioResult:
     res = ScenarioResult(path.stem, str(path))
     try:
         return _run(path, res)
-    except Exception as exc:  # an internal error: report it as one, keep the run going
+    except Exception as exc:  # noqa: BLE001 -- an internal error: report it as one, keep the run going
         import traceback
 
         where = traceback.extract_tb(exc.__traceback__)[-1]
@@ -144,8 +138,9 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
         res.diagnostics.append(error("CS301", f"the game's setup failed: {exc}", None))
         return res
     agent.strict = True
+    turns = _Turns()
     for st, compiled in steps:
-        if not _step(engine, g, st, compiled, queue, res):
+        if not _step(engine, g, st, compiled, queue, res, turns):
             break
     if g.rigged:
         sp = next((s.span for s, _ in reversed(steps) if isinstance(s, A.Rig)), None)
@@ -158,7 +153,16 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
     return res
 
 
-def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res: ScenarioResult) -> bool:
+@dataclass
+class _Turns:
+    """Whether the next 'next turn' passes to the next seat first: not the first one, nor
+    the first after 'active seat N'."""
+
+    advance: bool = False
+
+
+def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res: ScenarioResult,
+          turns: _Turns) -> bool:
     try:
         if isinstance(st, A.Answers):
             queue.extend(st.answers)
@@ -171,9 +175,9 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
                 raise GameOver(g.over)
             # The first 'next turn' (or the first after 'active seat N') plays the active
             # player's turn; later ones pass to the next seat first.
-            if getattr(engine, "advance", False):
+            if turns.advance:
                 g.active = (g.active + 1) % g.n
-            engine.advance = True  # type: ignore[attr-defined]
+            turns.advance = True
             engine.play_one_turn(g.active)
         elif isinstance(st, A.Rig):
             g.rigged.append((st.kind, list(st.values)))
@@ -182,7 +186,7 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
                 res.diagnostics.append(error("CS301", f"there is no seat {st.seat} in a {g.n}-player game", st.span))
                 return False
             g.active = st.seat - 1
-            engine.advance = False  # type: ignore[attr-defined]
+            turns.advance = False
         elif isinstance(st, A.Finish):
             if not g.winners:
                 engine.finish(g.over or "scenario finished")
@@ -218,7 +222,8 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
 def _explain(g: Game, ctx: Ctx, compiled: Any, them: int | None) -> str:
     who = f" (for P{them + 1})" if them is not None else ""
     if isinstance(compiled, E.Compare):
-        return f"left side is {compiled.left.evaluate(g, ctx)!r}, right side is {compiled.right.evaluate(g, ctx)!r}{who}"
+        left, right = compiled.left.evaluate(g, ctx), compiled.right.evaluate(g, ctx)
+        return f"left side is {left!r}, right side is {right!r}{who}"
     if isinstance(compiled, E.WinnerIs):
         return f"winners: {', '.join(f'P{p + 1}' for p in g.winners) or 'none yet (add a finish step)'}"
     return who.strip()

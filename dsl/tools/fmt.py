@@ -379,7 +379,7 @@ def format_text(text: str, filename: str = "<string>") -> str:
 def structure(node: Any) -> Any:
     """A node's content without source positions: equal for scripts that say the same."""
     if isinstance(node, A.Node):
-        return (type(node).__name__,) + tuple(structure(getattr(node, f)) for f in node._fields if f != "file")
+        return (type(node).__name__, *(structure(getattr(node, f)) for f in node._fields if f != "file"))
     if isinstance(node, (tuple, list)):
         return tuple(structure(x) for x in node if not isinstance(x, Span))
     return node

@@ -60,7 +60,8 @@ class Manifest:
 
 def schema() -> dict[str, Any]:
     """The manifest's JSON Schema, shipped in the package."""
-    return json.loads(resources.files("cardscript.dsl.tools").joinpath("manifest_schema.json").read_text(encoding="utf-8"))
+    text = resources.files("cardscript.dsl.tools").joinpath("manifest_schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
 
 
 def display(path: Path) -> str:
@@ -175,7 +176,7 @@ def _toml_error(exc: tomllib.TOMLDecodeError, text: str, file: str) -> Diagnosti
 
 
 def _schema_errors(data: dict[str, Any], text: str, file: str) -> list[Diagnostic]:
-    import jsonschema
+    import jsonschema  # type: ignore[import-untyped]  # no type stubs are installed for it
 
     sch = schema()
     known = list(sch["properties"])

@@ -46,7 +46,8 @@ def _keywords() -> list[str]:
 def reference_markdown() -> str:
     """The text of docs/reference.md."""
     out = ["# Reference: the language's primitives", "",
-           "Generated from the compiler's tables (`python -m cardscript.dsl.tools.reference`); a test keeps it current.",
+           "Generated from the compiler's tables (`python -m cardscript.dsl.tools.reference`); "
+           "a test keeps it current.",
            "The language itself is explained in [language.md](language.md).", "",
            "## Built-in effects", "",
            "Every other verb is an `effect` written in script; these are the runtime's own.", "",

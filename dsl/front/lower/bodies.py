@@ -1,105 +1,26 @@
-"""Stage 4: lowering — checked AST -> runtime effect objects and a GameDefinition.
-
-Every name is resolved here against :class:`cardscript.dsl.front.check.Symbols`; each failure is a
-Diagnostic (never an exception). :func:`compile_program` is the entry point.
-"""
+"""Lowering of bodies: statements, calls, selectors, conditions and expressions become
+runtime effect objects (:mod:`cardscript.runtime.effects`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from cardscript.dsl.diagnostics import CompileError, Diagnostic, did_you_mean, error, warning
+from cardscript.dsl.diagnostics import did_you_mean
 from cardscript.dsl.front import ast as A
-from cardscript.dsl.front.check import Match, Symbols, collect, display, match_call, tokens_of
-from cardscript.dsl.front.loader import Program
+from cardscript.dsl.front.check import Match, display, match_call, tokens_of
+from cardscript.dsl.front.lower.names import NameLowerer
 from cardscript.runtime import effects as E
-from cardscript.runtime.definition import (
-    ActionDef,
-    CardType,
-    CounterDef,
-    EndCondition,
-    GameDefinition,
-    Printing,
-    TriggerDef,
-    ZoneDef,
-)
-
-_BUILTIN_COUNTERS = {"seat": -1}
 
 
-class Lowerer:
-    """Walks the AST once, building runtime objects and collecting diagnostics."""
-
-    def __init__(self, sym: Symbols, lenient: frozenset[str] = frozenset()):
-        self.sym = sym
-        self.lenient = lenient  # files of mixed-in sets: their cards may be left out, with a warning
-        self.diags: list[Diagnostic] = []
-        self.zone_index = {name: i for i, name in enumerate(sym.zones)}
-        self.counter_index = {name: i for i, name in enumerate(sym.counters)}
-        self.user: dict[str, E.UserEffect] = {}
-        self.calls: dict[str, set[str]] = {}  # effect key -> effect keys it calls
-        self._calls_from: set[str] | None = None
-        self.trigger_uid = 0
-        self.play_zone = next((i for i, z in enumerate(sym.zones.values()) if z.play_zone), -1)
-
-    # ------------------------------------------------------------ diagnostics
-    def err(self, code: str, msg: str, span: Any, hint: str = "") -> None:
-        self.diags.append(error(code, msg, span, hint))
-
-    def unknown(self, what: str, name: str, span: Any, pool: Any) -> None:
-        self.err("CS201", f"unknown {what} {name!r}", span, did_you_mean(name, list(pool)))
-
-    # ------------------------------------------------------------ names
-    def zone(self, name: str, span: Any) -> int:
-        if name not in self.zone_index:
-            self.unknown("zone", name, span, self.zone_index)
-            return 0
-        return self.zone_index[name]
-
-    def counter(self, name: str, span: Any) -> int:
-        if name in _BUILTIN_COUNTERS:
-            return _BUILTIN_COUNTERS[name]
-        if name not in self.counter_index:
-            self.unknown("counter", name, span, list(self.counter_index) + list(_BUILTIN_COUNTERS))
-            return 0
-        return self.counter_index[name]
-
-    def counter_owned(self, owner: str, name: str, span: Any, write: bool = False) -> int:
-        """A counter read or set as 'your X' / 'their X' (per player), 'the X' (shared) or
-        'X of CARD' (per card)."""
-        idx = self.counter(name, span)
-        if write and idx < 0:
-            self.err("CS204", f"{name!r} is read-only", span)
-        decl = self.sym.counters.get(name)
-        if decl is not None and (owner == "card") != decl.per_card:
-            self.err("CS204", f"counter {name!r} is one per card: say '{name} of CARD'" if decl.per_card
-                     else f"counter {name!r} is not one per card", span)
-        elif decl is not None and owner != "card":
-            if owner == "shared" and decl.per_player:
-                self.err("CS204", f"counter {name!r} belongs to each player: say 'your {name}' or 'their {name}'", span)
-            elif owner != "shared" and not decl.per_player:
-                self.err("CS204", f"counter {name!r} is shared: say 'the {name}'", span)
-        return idx
-
-    def check_words(self, words: tuple[str, ...], span: Any, allow_keywords: bool = True) -> None:
-        known = set(self.sym.types) | set(self.sym.labels)
-        if allow_keywords:
-            known |= {s.name for s in self.sym.effects}
-        for w in words:
-            if w not in known:
-                self.unknown("type, keyword or label", w, span, known)
-
-    def attr(self, name: str, span: Any) -> str:
-        if name not in ("name", "face") and name not in self.sym.attributes:
-            self.unknown("attribute", name, span, list(self.sym.attributes) + ["name", "face"])
-        return name
+class BodyLowerer(NameLowerer):
+    """Lowers one body, selector, condition or expression at a time; ``params`` maps the
+    parameters in scope to their kinds (number, players, cards, zone, type, block)."""
 
     # ------------------------------------------------------------ selectors
     def players(self, sel: A.PlayerSel, params: dict[str, str]) -> E.Players:
-        if sel.kind in ("param", "foe in"):
-            if params.get(sel.param) != "players":
-                self.err("CS206", f"{sel.param} is not a players parameter here", sel.span,
-                         "name it in the effect pattern as {" + sel.param + ": players}")
+        if sel.kind in ("param", "foe in") and params.get(sel.param) != "players":
+            self.err("CS206", f"{sel.param} is not a players parameter here", sel.span,
+                     "name it in the effect pattern as {" + sel.param + ": players}")
         filters = tuple((f.mark, f.this_turn, f.negate) for f in sel.filters)
         return E.Players(sel.kind, sel.param, filters)
 
@@ -117,14 +38,17 @@ class Lowerer:
                 self.err("CS204", f"zone {z.name!r} is not one per card", z.span)
             return E.ZoneRef("shared", idx)
         if z.owner == "card":
+            assert z.card is not None  # the builder sets it for 'the ZONE of CARD'
             return E.ZoneRef("card", idx, self.cards(z.card, params))
-        if z.owner == "of" and zd is not None and zd.per_card and z.player is not None \
-                and z.player.kind == "param" and params.get(z.player.param) == "cards":
+        if card_param and zd is not None and zd.per_card:
+            assert z.player is not None  # card_param says so
             return E.ZoneRef("card", idx, E.Cards("param", param=z.player.param))
-        if zd is not None and z.owner in ("you", "them", "owner", "of") and not zd.per_player and z.name in self.zone_index:
+        if zd is not None and z.owner in ("you", "them", "owner", "of") and not zd.per_player \
+                and z.name in self.zone_index:
             self.err("CS204", f"zone {z.name!r} is shared: say 'the {z.name}'", z.span)
         if zd is not None and z.owner == "shared" and zd.per_player:
-            self.err("CS204", f"zone {z.name!r} belongs to each player: say 'your {z.name}' or 'their {z.name}'", z.span)
+            self.err("CS204", f"zone {z.name!r} belongs to each player: say 'your {z.name}' or 'their {z.name}'",
+                     z.span)
         players = self.players(z.player, params) if z.player is not None else None
         return E.ZoneRef(z.owner, idx, players)
 
@@ -139,7 +63,7 @@ class Lowerer:
                     self.unknown("card type", t, sel.span, self.sym.types)
         if sel.name and sel.name not in self.sym.cards:
             self.unknown("card", sel.name, sel.span, self.sym.cards)
-        filters = []
+        filters: list[tuple[str, Any]] = []
         prefer = None
         for f in sel.filters:
             if f.kind in ("has", "has_not"):
@@ -218,7 +142,7 @@ class Lowerer:
                 if c.pred in ("face down", "face up", "yours", "not yours", "showing"):
                     self.err("CS204", f"a player is not '{c.pred}': that is said of cards", c.span)
                     return E.Did(False)
-                test = E.PlayerMarked(self.players(c.subject, params), c.mark, c.this_turn)
+                test: E.Node = E.PlayerMarked(self.players(c.subject, params), c.mark, c.this_turn)
             elif c.pred in ("face down", "face up"):
                 return E.FaceDown(self.cards(c.subject, params), c.pred == "face down")
             elif c.pred == "showing":
@@ -402,176 +326,3 @@ class Lowerer:
             return E.Move(args["C"], args["Z"], bottom=True)
         ue = self.user[sig.key + ("{block}" if sig.has_block else "")]
         return E.Call(ue, [(kind, args[name]) for name, kind, _ in m.bound])
-
-    # ------------------------------------------------------------ definitions
-    def effects(self) -> None:
-        for sig in self.sym.effects:
-            key = sig.key + ("{block}" if sig.has_block else "")
-            self.user[key] = E.UserEffect(sig.display, list(sig.params))
-        for sig in self.sym.effects:
-            key = sig.key + ("{block}" if sig.has_block else "")
-            ue = self.user[key]
-            assert sig.defn is not None
-            self._calls_from = self.calls.setdefault(sig.key, set())
-            ue.body = self.body(sig.defn.body, dict(sig.params))
-            self._calls_from = None
-
-    def keyword_closure(self, direct: set[str]) -> set[str]:
-        names = {s.key: s.name for s in self.sym.effects}
-        out: set[str] = set()
-        todo = list(direct)
-        seen: set[str] = set()
-        while todo:
-            k = todo.pop()
-            if k in seen:
-                continue
-            seen.add(k)
-            if k in names:
-                out.add(names[k])
-            todo.extend(self.calls.get(k, ()))
-        return out
-
-    def card(self, cd: A.CardDef, index: int) -> tuple[CardType, list[Printing]]:
-        sym = self.sym
-        types = set()
-        for w, span in cd.words:
-            if w in sym.types:
-                types.add(w)
-            else:
-                self.unknown("card type", w, span, sym.types)
-        attrs: dict[str, Any] = {a.name: a.default for a in sym.attributes.values()}
-        for name, value, span in cd.attrs:
-            if name not in sym.attributes:
-                self.err("CS205", f"unknown attribute {name!r} on card {cd.name!r}", span,
-                         did_you_mean(name, sym.attributes) or f"declare it: attribute {name} = 0")
-            attrs[name] = value
-        home = self.zone(cd.home, cd.span) if cd.home else -1
-        abilities: dict[str, Any] = {}
-        passive: dict[str, dict[int, int]] = {}
-        passive_labels = {p.label for p in sym.passives}
-        direct: set[str] = set()
-        for ab in cd.abilities:
-            if ab.label not in sym.labels:
-                self.unknown("ability label", ab.label, ab.span, sym.labels)
-            if ab.label in passive_labels:
-                passive[ab.label] = self.passive_amounts(ab)
-            self._calls_from = direct
-            abilities[ab.label] = self.body(ab.body, {})
-            self._calls_from = None
-        triggers = []
-        for tr in cd.triggers:
-            self._calls_from = direct
-            triggers.append(self.trigger(tr.event, tr.body))
-            self._calls_from = None
-        keywords = frozenset(self.keyword_closure(direct) | set(abilities))
-        ct = CardType(cd.name, index, frozenset(types), keywords, attrs, abilities, passive, tuple(triggers), home,
-                      source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces)
-        printings = []
-        for pr in cd.printings or (A.Printing(cd.span, 1, ()),):
-            pattrs = dict(attrs)
-            for name, value in pr.overrides:
-                if name not in sym.attributes:
-                    self.err("CS205", f"unknown attribute {name!r} on card {cd.name!r}", pr.span,
-                             did_you_mean(name, sym.attributes))
-                pattrs[name] = value
-            printings.append(Printing(ct, pr.copies, pattrs))
-        return ct, printings
-
-    def passive_amounts(self, ab: A.Ability) -> dict[int, int]:
-        out: dict[int, int] = {}
-        for s in ab.body.stmts:
-            if isinstance(s, A.CounterAdd) and isinstance(s.amount, A.Num) and s.player is None:
-                idx = self.counter(s.counter, s.span)
-                out[idx] = out.get(idx, 0) + s.sign * s.amount.value
-            else:
-                self.err("CS204", f"a passive '{ab.label}' ability may only raise or lower counters by a number",
-                         s.span, "write e.g. '+1 damage-bonus'")
-        return out
-
-    def trigger(self, ev: A.Event, body: A.Body) -> TriggerDef:
-        self.trigger_uid += 1
-        return TriggerDef(self.trigger_uid, ev.name, ev.first_time, ev.your_turn, self.body(body, {}),
-                          f"{ev.span.file}:{ev.span.line}", ev.of_this_card)
-
-    def definition(self, sources: dict[str, str]) -> GameDefinition:
-        sym = self.sym
-        self.effects()
-        zones = [ZoneDef(z.name, i, z.per_player, z.visibility, z.face_down, z.stack, z.active, z.play_zone,
-                         self.zone(z.refill_from, z.span) if z.refill_from else -1, z.per_card)
-                 for i, z in enumerate(sym.zones.values())]
-        counters = [CounterDef(c.name, i, c.per_player, c.initial, c.low, c.high, c.per_card)
-                    for i, c in enumerate(sym.counters.values())]
-        cards, printings = [], []
-        for cd in sym.cards.values():
-            mark = len(self.diags)
-            ct, prs = self.card(cd, len(cards))
-            if cd.span.file in self.lenient and any(d.severity == "error" for d in self.diags[mark:]):
-                # A card mixed in from another set that needs rules this game lacks.
-                first = next(d for d in self.diags[mark:] if d.severity == "error")
-                del self.diags[mark:]
-                self.diags.append(warning("CS220", f"card {cd.name!r} is left out: it needs what "
-                                          f"{sym.header.name if sym.header else 'the game'} does not have "
-                                          f"({first.message})", cd.span, first.hint))
-                continue
-            cards.append(ct)
-            printings.extend(prs)
-        rules: dict[str, list[TriggerDef]] = {}
-        for r in sym.rules:
-            rules.setdefault(r.event.name, []).append(self.trigger(r.event, r.body))
-        setup = E.Seq([self.body(s.body, {}) for s in sym.setups])
-        if sym.turn is None:
-            self.err("CS207", "the game has no 'turn:' block", sym.header.span if sym.header else None,
-                     "write the turn structure: turn: ... take actions ...")
-            turn: Any = E.Seq([])
-        else:
-            turn = self.body(sym.turn.body, {})
-        actions = []
-        for a in sym.actions:
-            choose = self.cards(a.choose, {}, "action") if a.choose is not None else None
-            cond = self.cond(a.cond, {}) if a.cond is not None else None
-            prefer = self.expr(a.prefer, {}) if a.prefer is not None else None
-            actions.append(ActionDef(a.name, choose, cond, self.body(a.body, {}), prefer))
-        ends = [EndCondition(e.timing, self.cond(e.cond, {}), e.reason or "end condition") for e in sym.end_whens]
-        score = self.body(sym.score.body, {}) if sym.score is not None else None
-        ties = [self.expr(x, {}) for x in sym.tie_break.exprs] if sym.tie_break is not None else []
-        outcomes = [(o.text, self.cond(o.cond, {})) for o in sym.outcomes]
-        for pl in sym.printed_labels.values():
-            if pl.label not in sym.labels:
-                self.unknown("ability label", pl.label, pl.span, sym.labels)
-        warns = [(w.text, self.cond(w.cond, {})) for w in sym.warns]
-        passives = [(p.label, self.zone(p.zone, p.span)) for p in sym.passives]
-        passive_counters = frozenset(k for ct in cards for amounts in ct.passive.values() for k in amounts)
-        players = (sym.players.low, sym.players.high) if sym.players else (1, 1)
-        if sym.players is None and sym.header is not None and sym.header.kind == "game":
-            self.err("CS207", "the game does not say how many play: add 'players 2 to 4'", sym.header.span)
-        return GameDefinition(
-            name=sym.header.name if sym.header else "game", players=players, zones=zones, counters=counters,
-            cards=cards, printings=printings, setup=setup, turn=turn, actions=actions, rules=rules,
-            end_conditions=ends, score=score, score_counter=self.counter_index.get("score", -1), tie_breaks=ties,
-            passives=passives, passive_counters=passive_counters, box_zone=self.zone_index["box"],
-            attributes={k: v.default for k, v in sym.attributes.items()}, types=tuple(sym.types),
-            labels=tuple(sym.labels), sources=sources, quiet_events=frozenset(sym.quiet_events),
-            quiet_counters=frozenset(self.counter(n, sp) for n, sp in sym.quiet_counters), outcomes=outcomes,
-            warnings=warns)
-
-
-def compile_program(program: Program, with_symbols: bool = False) -> Any:
-    """Check and lower a loaded program.
-
-    Returns:
-        (definition, diagnostics): the definition is None when any diagnostic is an error;
-        with ``with_symbols``, (definition, diagnostics, symbols).
-    """
-    sym, diags = collect(program.scripts, program.mixed)
-    low = Lowerer(sym, program.mixed)
-    try:
-        definition = low.definition(program.sources)
-    except CompileError as exc:
-        diags.extend(exc.diagnostics)
-        definition = None
-    diags.extend(low.diags)
-    diags.sort(key=lambda d: (d.span.file if d.span else "", d.span.line if d.span else 0,
-                              d.span.column if d.span else 0, d.code))
-    if any(d.severity == "error" for d in diags):
-        definition = None
-    return (definition, diags, sym) if with_symbols else (definition, diags)

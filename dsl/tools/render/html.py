@@ -1,6 +1,6 @@
 """The gallery and the card faces of ``cardscript render``: :func:`write_html` writes one
 self-contained page of framed cards filterable by type, :func:`write_svg` one
-print-and-play SVG per card. The text comes from :mod:`cardscript.dsl.tools.render`.
+print-and-play SVG per card. The text comes from :mod:`cardscript.dsl.tools.render.cards`.
 """
 
 from __future__ import annotations
@@ -11,12 +11,14 @@ import re
 from pathlib import Path
 from typing import Any
 
-from cardscript.dsl.tools.render import RenderedCard, title
+from cardscript.dsl.tools.render.cards import RenderedCard
+from cardscript.dsl.tools.render.english import title
 
 _CSS = """
 body{font-family:Georgia,serif;background:#eee;margin:0;padding:16px;color:#222}
 h1{font-size:22px;margin:0 0 8px}
-#filters button{margin:0 4px 6px 0;padding:4px 10px;border:1px solid #555;border-radius:12px;background:#fff;cursor:pointer}
+#filters button{margin:0 4px 6px 0;padding:4px 10px;border:1px solid #555;\
+border-radius:12px;background:#fff;cursor:pointer}
 #filters button.on{background:#333;color:#fff}
 #cards{display:flex;flex-wrap:wrap;gap:12px}
 .card{width:230px;min-height:320px;border:3px solid #333;border-radius:12px;background:#fffdf5;padding:10px;
@@ -87,10 +89,10 @@ def card_svg(card: RenderedCard, game: str, defaults: dict[str, Any]) -> str:
     esc = html.escape
     name_size = 34 if len(card.name) <= 22 else 26
     size, width = 26, 40
-    lines = [ln for p in card.paragraphs for ln in _wrap(p, width) + [""]][:-1]
+    lines = [ln for p in card.paragraphs for ln in [*_wrap(p, width), ""]][:-1]
     if len(lines) > 17:
         size, width = 18, 58
-        lines = [ln for p in card.paragraphs for ln in _wrap(p, width) + [""]][:-1]
+        lines = [ln for p in card.paragraphs for ln in [*_wrap(p, width), ""]][:-1]
     body = "".join(f'<tspan x="50" dy="{(size * 1.3 if ln else size * 0.6):.0f}">{esc(ln)}</tspan>' for ln in lines)
     cost = (f'<circle cx="560" cy="75" r="40" fill="#333"/><text x="560" y="88" font-size="36" fill="#fff" '
             f'text-anchor="middle" font-weight="bold">{esc(str(card.attributes["cost"]))}</text>'

@@ -1,0 +1,354 @@
+"""The commands that play games: ``play``, ``simulate``, ``replay`` and ``test`` (the
+scenarios), with the score and summary tables they print (registered on the group in
+:mod:`cardscript.dsl.cli.main`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cardscript.dsl.cli.common import (
+    check_writable,
+    compile_with_options,
+    guard,
+    print_diags,
+    variant_option,
+    write_atomic,
+)
+
+
+# ---------------------------------------------------------------- play
+def _agents(bots: str, players: int) -> list[Any]:
+    from cardscript.runtime.agents import make_agents
+
+    try:
+        return make_agents(bots.split(","), players)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bots") from None
+
+
+def _check_players(d: Any, players: int | None) -> int:
+    lo, hi = d.players
+    n = players if players is not None else lo
+    if not lo <= n <= hi:
+        raise click.BadParameter(f"{d.name} is for {lo} to {hi} players, not {n}", param_hint="--players")
+    return n
+
+
+def _fingerprint(sources: dict[str, str]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(sources):
+        h.update(name.encode())
+        h.update(sources[name].encode())
+    return h.hexdigest()[:16]
+
+
+
+@click.command()
+@click.argument("game")
+@click.option("--players", "-p", type=int, help="number of players (default: the game's minimum)")
+@click.option("--seed", "-s", type=int, default=1, show_default=True)
+@click.option("--bots", default="greedy", show_default=True, help="bots per seat, cycled: greedy,random")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False), help="write the replayable event log (JSON lines)")
+@click.option("--quiet", "-q", is_flag=True, help="print only the final scores")
+@click.option("--with", "with_paths", multiple=True, metavar="PATH",
+              help="add an expansion (a folder with a cardscript.toml, or a script); repeatable")
+@variant_option
+@guard
+def play(game: str, players: int | None, seed: int, bots: str, log_file: str | None, quiet: bool,
+         with_paths: tuple[str, ...], variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
+    """Play one full game of GAME with bots, printing a readable log and the scores."""
+    from cardscript.dsl.cli import logfmt
+    from cardscript.runtime.engine import Engine
+
+    if log_file:
+        check_writable(log_file, "--log")
+    d, _, program = compile_with_options(game, with_paths, variants, mixes)
+    n = _check_players(d, players)
+    agents = _agents(bots, n)
+    engine = Engine(d, n, agents, seed, log=True)
+    if not quiet:
+        quiet_events = d.quiet_events | {"play"}
+        quiet_counters = {d.counters[i].name for i in d.quiet_counters}
+
+        def show(entry: dict[str, Any]) -> None:
+            line = logfmt.format_entry(entry, quiet_events, quiet_counters)
+            if line is not None:
+                click.echo(line)
+
+        engine.game.listeners.append(show)
+    result = engine.run()
+    if quiet:
+        for text in engine.game.warnings:
+            click.echo(f"warning: {text}", err=True)
+    _print_scores(d, result, [a.name for a in agents])
+    if log_file:
+        header = {"t": "header", "cardscript": 1, "game": game, "players": n, "seed": seed,
+                  "bots": [a.name for a in agents], "scripts": _fingerprint(program.sources)}
+        if with_paths:
+            header["with"] = list(with_paths)
+        if variants:
+            header["variants"] = list(variants)
+        if mixes:
+            header["mix"] = list(mixes)
+        body = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in [header, *result.log])
+        write_atomic(log_file, body)
+        click.echo(f"log written to {log_file} ({len(result.log)} entries)")
+
+
+def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"Final scores — {result.reason} (turn {result.turns})")
+    table.add_column("place")
+    table.add_column("player")
+    table.add_column("bot")
+    table.add_column("score", justify="right")
+    table.add_column("tie-breaks", justify="right")
+    coop = bool(d.outcomes)  # a co-operative game has an outcome, not a winner
+    for place, p in enumerate(result.ranking, 1):
+        mark = " ★" if p in result.winners and not coop else ""
+        table.add_row(str(place), f"P{p + 1}{mark}", bots[p], str(result.scores[p]),
+                      ", ".join(str(v) for v in result.tie_values[p]))
+    Console().print(table)
+    if result.outcome:
+        click.echo(f"Outcome: {result.outcome}")
+
+
+# ---------------------------------------------------------------- simulate
+@click.command()
+@click.argument("game")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--players", "-p", type=int)
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="seed of the first game; game i uses seed+i")
+@click.option("--bots", default="greedy", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
+@click.option("--with", "with_paths", multiple=True, metavar="PATH", help="add an expansion; repeatable")
+@variant_option
+@guard
+def simulate(game: str, games: int, players: int | None, seed: int, bots: str, as_json: bool,
+             with_paths: tuple[str, ...], variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
+    """Play many games with bots and summarise wins, lengths and end reasons."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from cardscript.runtime.engine import Engine
+
+    d, _, _ = compile_with_options(game, with_paths, variants, mixes)
+    n = _check_players(d, players)
+    names = [a.name for a in _agents(bots, n)]
+    wins_seat: defaultdict[int, float] = defaultdict(int)  # a shared win counts a share of one
+    wins_bot: defaultdict[str, float] = defaultdict(int)
+    reasons: Counter[str] = Counter()
+    outcomes: Counter[str] = Counter()
+    turns: list[int] = []
+    decisions: list[int] = []
+    t0 = time.perf_counter()
+    with Progress(transient=True, disable=as_json) as progress:
+        task = progress.add_task(f"simulating {games} games", total=games)
+        for i in range(games):
+            res = Engine(d, n, _agents(bots, n), seed + i, log=False).run()
+            share = 1 / len(res.winners) if not d.outcomes else 0  # co-operative: outcomes, no winner
+            for w in res.winners:
+                wins_seat[w] += share
+                wins_bot[names[w]] += share
+            reasons[res.reason] += 1
+            if res.outcome:
+                outcomes[res.outcome] += 1
+            turns.append(res.turns)
+            decisions.append(res.decisions)
+            progress.advance(task)
+    elapsed = time.perf_counter() - t0
+    summary = {
+        "game": d.name, "variants": list(variants), "games": games, "players": n, "bots": names,
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(games / elapsed, 1),
+        "wins_per_seat": {f"P{p + 1}": round(wins_seat[p], 2) for p in range(n)},
+        "wins_per_bot": {b: round(wins_bot[b], 2) for b in sorted(set(names))},
+        "turns_mean": round(sum(turns) / games, 2), "turns_max": max(turns),
+        "decisions_per_game": round(sum(decisions) / games, 1),
+        "end_reasons": dict(sorted(reasons.items())),
+        "outcomes": dict(sorted(outcomes.items())),
+    }
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+
+    console = Console()
+    if not d.outcomes:
+        _wins_tables(console, d, games, n, names, wins_seat, wins_bot)
+    _games_tables(console, d, games, summary, reasons, outcomes)
+
+
+def _wins_tables(console: Any, d: Any, games: int, n: int, names: list[str], wins_seat: Any, wins_bot: Any) -> None:
+    from rich.table import Table
+
+    t = Table(title=f"{d.name}: {games} games, {n} players, bots {','.join(names)}")
+    t.add_column("seat")
+    t.add_column("bot")
+    t.add_column("wins", justify="right")
+    t.add_column("win %", justify="right")
+    for p in range(n):
+        t.add_row(f"P{p + 1}", names[p], f"{wins_seat[p]:g}", f"{100 * wins_seat[p] / games:.1f}")
+    console.print(t)
+    if len(set(names)) > 1:
+        tb = Table(title="wins per bot")
+        tb.add_column("bot")
+        tb.add_column("wins", justify="right")
+        for b in sorted(set(names)):
+            tb.add_row(b, f"{wins_bot[b]:g}")
+        console.print(tb)
+
+
+def _games_tables(console: Any, d: Any, games: int, summary: dict[str, Any], reasons: Any, outcomes: Any) -> None:
+    from rich.table import Table
+
+    s = Table(title="games")
+    s.add_column("measure")
+    s.add_column("value", justify="right")
+    s.add_row("turns (mean / max)", f"{summary['turns_mean']} / {summary['turns_max']}")
+    s.add_row("decisions per game", str(summary["decisions_per_game"]))
+    s.add_row("games per second", str(summary["games_per_second"]))
+    console.print(s)
+    r = Table(title="end reasons")
+    r.add_column("reason")
+    r.add_column("games", justify="right")
+    for k, v in sorted(reasons.items()):
+        r.add_row(k, str(v))
+    console.print(r)
+    if outcomes:
+        o = Table(title="outcomes")
+        o.add_column("outcome")
+        o.add_column("games", justify="right")
+        o.add_column("%", justify="right")
+        for text in [t for t, _ in d.outcomes if t in outcomes]:
+            o.add_row(text, str(outcomes[text]), f"{100 * outcomes[text] / games:.1f}")
+        console.print(o)
+
+
+# ---------------------------------------------------------------- test
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@guard
+def test(paths: tuple[str, ...], fmt: str) -> None:
+    """Run scenario files (.scenario) under PATHS."""
+    from cardscript.dsl.harness.scenario import run_scenario
+
+    files: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if not p.exists():
+            raise click.BadParameter(f"no such file or folder: {raw}", param_hint="PATHS")
+        if p.is_file() and p.suffix != ".scenario" and not p.name.endswith(".scenario.txt"):
+            raise click.BadParameter(f"{raw} is not a scenario (a .scenario file)", param_hint="PATHS")
+        files.extend(sorted(p.rglob("*.scenario")) if p.is_dir() else [p])
+    if not files:
+        raise click.UsageError("no .scenario files found")
+    failed = 0
+    report = []
+    for f in files:
+        res = run_scenario(f)
+        report.append({"file": str(f), "name": res.name, "passed": res.passed,
+                       "diagnostics": [d.to_json() for d in res.diagnostics]})
+        if not res.passed:
+            failed += 1
+        if fmt == "text":
+            mark = "PASS" if res.passed else "FAIL"
+            click.echo(f"{mark}  {res.name}  ({f})")
+            if not res.passed:
+                print_diags(res.diagnostics, res.sources, err=False)
+    if fmt == "json":
+        click.echo(json.dumps(report, indent=2))
+    else:
+        click.echo(f"{len(files) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+# ---------------------------------------------------------------- replay
+def _read_log(log_file: str) -> list[dict[str, Any]]:
+    """The entries of a log written by 'play --log', checked enough to replay safely.
+
+    Raises:
+        click.ClickException: with the line of the first problem.
+    """
+    def bad(line: int, why: str) -> click.ClickException:
+        return click.ClickException(f"{log_file}:{line}: not a cardscript log ({why})")
+
+    try:
+        with open(log_file, encoding="utf-8") as fh:
+            raw = fh.read().splitlines()
+    except UnicodeDecodeError:
+        raise bad(1, "not UTF-8 text") from None
+    entries: list[dict[str, Any]] = []
+    for no, line in enumerate(raw, 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise bad(no, f"bad JSON: {exc.msg}") from None
+        if not isinstance(entry, dict):
+            raise bad(no, "a line is not a JSON object")
+        if entry.get("t") == "decision" and not (isinstance(entry.get("chose"), list)
+                                                 and all(isinstance(i, int) for i in entry["chose"])):
+            raise bad(no, "a decision without its choice")
+        entries.append(entry)
+    if not entries or entries[0].get("t") != "header":
+        raise bad(1, "no header line")
+    head = entries[0]
+    if head.get("cardscript") != 1:
+        raise bad(1, f"log format {head.get('cardscript')!r}: this cardscript reads format 1")
+    for key, kind in (("game", str), ("players", int), ("seed", int)):
+        if not isinstance(head.get(key), kind) or isinstance(head.get(key), bool):
+            raise bad(1, f"the header has no valid {key!r}")
+    return entries
+
+
+@click.command()
+@click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
+@guard
+def replay(log_file: str) -> None:
+    """Replay a game log written by 'play --log' and confirm the identical result."""
+    from cardscript.runtime.agents import ScriptedAgent
+    from cardscript.runtime.engine import Engine
+
+    entries = _read_log(log_file)
+    head = entries[0]
+    d, _, program = compile_with_options(head["game"], tuple(head.get("with", ())),
+                                         tuple(head.get("variants", ())), tuple(head.get("mix", ())))
+    if _fingerprint(program.sources) != head.get("scripts"):
+        click.echo("warning: the scripts changed since this log was written", err=True)
+    from cardscript.runtime.agents import BadAnswer, NeedAnswer
+    from cardscript.runtime.errors import InvalidDecision
+
+    queue = [e["chose"] for e in entries[1:] if e.get("t") == "decision"]
+    if head["players"] < d.players[0] or head["players"] > d.players[1]:
+        raise click.ClickException(f"{log_file}:1: the log says {head['players']} players; "
+                                   f"{d.name} is for {d.players[0]} to {d.players[1]}")
+    agent = ScriptedAgent(queue)
+    try:
+        result = Engine(d, head["players"], [agent] * head["players"], head["seed"], log=True).run()
+    except (NeedAnswer, InvalidDecision, BadAnswer) as exc:
+        click.echo(f"replay differs: the logged decisions no longer fit the game ({exc})", err=True)
+        sys.exit(1)
+    new = [json.dumps(e, sort_keys=True, ensure_ascii=False) for e in result.log]
+    old = [json.dumps(e, sort_keys=True, ensure_ascii=False) for e in entries[1:]]
+    for i, (a, b) in enumerate(zip(old, new, strict=False)):  # the lengths are compared after
+        if a != b:
+            click.echo(f"replay differs at log line {i + 2}:\n  log:    {a}\n  replay: {b}", err=True)
+            sys.exit(1)
+    if len(old) != len(new):
+        click.echo(f"replay differs in length: log has {len(old)} entries, replay {len(new)}", err=True)
+        sys.exit(1)
+    click.echo(f"replay identical: {len(new)} entries, {result.reason}, scores "
+               + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(result.scores)))

@@ -1,0 +1,140 @@
+"""Stage 2: the AST. Immutable nodes, each with a source :class:`Span`.
+
+Nothing after :mod:`cardscript.dsl.front.build` sees a Lark tree. Shapes:
+
+* a script (:class:`Script`) is a tuple of top-level items (:data:`Item`);
+* a :class:`Body` is a tuple of statements (:data:`Stmt`);
+* selectors pick players (:class:`PlayerSel`), cards (:class:`CardSel`) or a zone
+  (:class:`ZoneRef`); conditions (:data:`Cond`) and expressions (:data:`Expr`) are small trees.
+
+The nodes are defined by area, one module each, and all re-exported here (the rest of
+the compiler says ``A.CardSel``): :mod:`.node` (the base class), :mod:`.selectors`,
+:mod:`.expressions`, :mod:`.conditions`, :mod:`.statements` (calls and statements),
+:mod:`.scenario` (scenario steps) and :mod:`.declarations` (top-level items, :class:`Script`).
+"""
+
+from __future__ import annotations
+
+from cardscript.dsl.front.ast.conditions import (
+    AnyMarked,
+    BoolOp,
+    Compare,
+    Cond,
+    Did,
+    Emitted,
+    GameOverCond,
+    Has,
+    HasHome,
+    Is,
+    OutcomeIs,
+    WinnerIs,
+    ZoneEmpty,
+)
+from cardscript.dsl.front.ast.declarations import (
+    Abilities,
+    Ability,
+    Action,
+    Attribute,
+    CardDef,
+    CounterDecl,
+    EffectDef,
+    EndWhen,
+    Event,
+    Header,
+    Item,
+    Outcome,
+    Passive,
+    Players,
+    PrintedLabel,
+    Printing,
+    Remove,
+    Rule,
+    Score,
+    Script,
+    Setup,
+    TieBreak,
+    Trigger,
+    Turn,
+    Types,
+    Uses,
+    Warn,
+    ZoneDecl,
+)
+from cardscript.dsl.front.ast.expressions import (
+    AttrOf,
+    BinOp,
+    Count,
+    CounterOf,
+    CountPlayers,
+    CountTypes,
+    Expr,
+    Highest,
+    MinMax,
+    Num,
+    Param,
+    SumAttr,
+    Text,
+)
+from cardscript.dsl.front.ast.node import (
+    Node,
+)
+from cardscript.dsl.front.ast.scenario import (
+    ActiveSeat,
+    Answers,
+    DoStep,
+    Expect,
+    Finish,
+    NextTurn,
+    Quiet,
+    Rig,
+    Seed,
+)
+from cardscript.dsl.front.ast.selectors import (
+    CardFilter,
+    CardSel,
+    MarkFilter,
+    PlayerSel,
+    ZoneRef,
+)
+from cardscript.dsl.front.ast.statements import (
+    Body,
+    Call,
+    CallItem,
+    CardsArg,
+    Choose,
+    CounterAdd,
+    CounterSet,
+    Emit,
+    EndGame,
+    ForCards,
+    ForPlayers,
+    If,
+    Let,
+    Mark,
+    Nothing,
+    NumArg,
+    Otherwise,
+    ParamArg,
+    PlayersArg,
+    Repeat,
+    Resolve,
+    RunBlock,
+    Slot,
+    Stmt,
+    StrArg,
+    Word,
+    ZoneArg,
+)
+
+__all__ = [
+    "Abilities", "Ability", "Action", "ActiveSeat", "Answers", "AnyMarked", "AttrOf", "Attribute", "BinOp", "Body",
+    "BoolOp", "Call", "CallItem", "CardDef", "CardFilter", "CardSel", "CardsArg", "Choose", "Compare", "Cond",
+    "Count", "CountPlayers", "CountTypes", "CounterAdd", "CounterDecl", "CounterOf", "CounterSet", "Did", "DoStep",
+    "EffectDef", "Emit", "Emitted", "EndGame", "EndWhen", "Event", "Expect", "Expr", "Finish", "ForCards",
+    "ForPlayers", "GameOverCond", "Has", "HasHome", "Header", "Highest", "If", "Is", "Item", "Let", "Mark",
+    "MarkFilter", "MinMax", "NextTurn", "Node", "Nothing", "Num", "NumArg", "Otherwise", "Outcome", "OutcomeIs",
+    "Param", "ParamArg", "Passive", "PlayerSel", "Players", "PlayersArg", "PrintedLabel", "Printing", "Quiet",
+    "Remove", "Repeat", "Resolve", "Rig", "Rule", "RunBlock", "Score", "Script", "Seed", "Setup", "Slot", "Stmt",
+    "StrArg", "SumAttr", "Text", "TieBreak", "Trigger", "Turn", "Types", "Uses", "Warn", "WinnerIs", "Word",
+    "ZoneArg", "ZoneDecl", "ZoneEmpty", "ZoneRef",
+]

@@ -1,0 +1,203 @@
+"""AST top-level items of a game's files: the header and declarations (zones, counters,
+effects, ...), cards and the rules (setup, turn, actions, end, score); :data:`Item` is the
+union of every top-level item, scenario steps included, and :class:`Script` one file."""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+from cardscript.dsl.diagnostics import Span
+from cardscript.dsl.front.ast.conditions import Cond
+from cardscript.dsl.front.ast.expressions import Expr
+from cardscript.dsl.front.ast.node import Node
+from cardscript.dsl.front.ast.scenario import ActiveSeat, Answers, DoStep, Expect, Finish, NextTurn, Quiet, Rig, Seed
+from cardscript.dsl.front.ast.selectors import CardSel
+from cardscript.dsl.front.ast.statements import Body, CallItem
+
+
+# ---------------------------------------------------------------- declarations
+class Header(Node):
+    kind: str  # game | ruleset | variant | scenario | expansion
+    name: str
+
+
+class Uses(Node):
+    paths: tuple[str, ...]
+
+
+class Players(Node):
+    low: int
+    high: int
+
+
+class Types(Node):
+    names: tuple[str, ...]
+
+
+class Attribute(Node):
+    name: str
+    default: int | str
+
+
+class Abilities(Node):
+    labels: tuple[str, ...]
+
+
+class Passive(Node):
+    label: str
+    zone: str
+
+
+class ZoneDecl(Node):
+    name: str
+    per_player: bool
+    visibility: str
+    face_down: bool
+    stack: bool
+    active: bool
+    play_zone: bool
+    refill_from: str
+    per_card: bool = False
+
+
+class CounterDecl(Node):
+    name: str
+    per_player: bool
+    initial: int
+    low: int | None
+    high: int | None
+    per_card: bool = False
+
+
+class EffectDef(Node):
+    """``effect PATTERN [printed "TEMPLATE"]: body``."""
+
+    pattern: tuple[CallItem, ...]
+    body: Body
+    printed: str = ""
+
+
+class PrintedLabel(Node):
+    """``printed LABEL as "TEMPLATE"``: how an ability label reads on a card; ``{text}`` is
+    the ability's own text."""
+
+    label: str
+    template: str
+
+
+# ---------------------------------------------------------------- cards
+class Printing(Node):
+    """``copies N [as attr value ...]``: N copies with some attributes overridden."""
+
+    copies: int
+    overrides: tuple[tuple[str, int | str], ...]
+
+
+class Event(Node):
+    """``"name" [first time each turn] [during your turn] [of this card]``; 'of this card'
+    fires for the card the event is about, wherever that card is."""
+
+    name: str
+    first_time: bool = False
+    your_turn: bool = False
+    of_this_card: bool = False
+
+
+class Ability(Node):
+    label: str
+    body: Body
+
+
+class Trigger(Node):
+    event: Event
+    body: Body
+
+
+class CardDef(Node):
+    name: str
+    words: tuple[tuple[str, Span], ...]
+    attrs: tuple[tuple[str, int | str, Span], ...]
+    printings: tuple[Printing, ...]
+    home: str
+    abilities: tuple[Ability, ...]
+    triggers: tuple[Trigger, ...]
+    faces: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------- rules
+class Rule(Node):
+    event: Event
+    body: Body
+
+
+class Setup(Node):
+    """``setup ["name"]:`` — a named step can be replaced or removed by a variant."""
+
+    body: Body
+    name: str = ""
+
+
+class Remove(Node):
+    """``remove card|setup|action "name"`` — a variant takes a part of its game away."""
+
+    kind: str
+    name: str
+
+
+class Turn(Node):
+    body: Body
+
+
+class Action(Node):
+    """An action of the action window; ``prefer`` (plain actions) is a value for bots."""
+
+    name: str
+    choose: CardSel | None
+    cond: Cond | None
+    body: Body
+    prefer: Expr | None = None
+
+
+class EndWhen(Node):
+    timing: str  # immediately | after the turn
+    cond: Cond
+    reason: str
+
+
+class Score(Node):
+    body: Body
+
+
+class Outcome(Node):
+    """``outcome "TEXT" when COND``: read after scoring; the first that holds is the result."""
+
+    text: str
+    cond: Cond
+
+
+class Warn(Node):
+    """``warn "TEXT" when COND``: told to the players when COND holds after setup."""
+
+    text: str
+    cond: Cond
+
+
+class TieBreak(Node):
+    exprs: tuple[Expr, ...]
+
+
+# ---------------------------------------------------------------- files
+Item: TypeAlias = (
+    Header | Uses | Players | Types | Attribute | Abilities | Passive | ZoneDecl | CounterDecl | EffectDef
+    | CardDef | Rule | Setup | Turn | Action | EndWhen | Score | Outcome | Warn | TieBreak | Expect | Answers | DoStep
+    | Seed | NextTurn | Finish | ActiveSeat | Rig | Quiet | Remove | PrintedLabel
+)
+
+
+class Script(Node):
+    """A parsed file. ``kind`` is the header kind it inherits when it has no header of its
+    own (a game's card files rank with the game)."""
+
+    file: str
+    items: tuple[Item, ...]
+    kind: str = ""

@@ -1,0 +1,57 @@
+"""AST steps of a scenario file (``.scenario``): expectations, answers to decisions,
+steps of play and rigged randomness."""
+
+from __future__ import annotations
+
+from cardscript.dsl.front.ast.conditions import Cond
+from cardscript.dsl.front.ast.node import Node
+from cardscript.dsl.front.ast.selectors import PlayerSel
+from cardscript.dsl.front.ast.statements import Body
+
+
+class Expect(Node):
+    """``expect [PLAYERS:] COND``: with players, COND holds for each of them as 'they'."""
+
+    cond: Cond
+    players: PlayerSel | None = None
+
+
+class Answers(Node):
+    answers: tuple[str | int | bool, ...]
+
+
+class DoStep(Node):
+    body: Body
+
+
+class Seed(Node):
+    value: int
+
+
+class NextTurn(Node):
+    pass
+
+
+class Finish(Node):
+    pass
+
+
+class Rig(Node):
+    """Scenario step: force the next shuffle (cards named, from the top) or the next
+    random picks (one answer per card picked)."""
+
+    kind: str  # shuffle | random
+    values: tuple[str | int, ...]
+
+
+class ActiveSeat(Node):
+    """Scenario step: make seat N (1-based) the active player ('you' in later steps)."""
+
+    seat: int
+
+
+class Quiet(Node):
+    """Log presentation: events (quoted) and counters (words) left out of the readable log."""
+
+    events: tuple[str, ...]
+    counters: tuple[str, ...]

@@ -1,0 +1,154 @@
+"""AST calls and statements: effect phrases (:class:`Call` and its items), control flow,
+counters, marks and the other statements of a :class:`Body`."""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+from cardscript.dsl.front.ast.conditions import Cond
+from cardscript.dsl.front.ast.expressions import Expr
+from cardscript.dsl.front.ast.node import Node
+from cardscript.dsl.front.ast.selectors import CardSel, PlayerSel, ZoneRef
+
+
+# ---------------------------------------------------------------- calls
+class Word(Node):
+    text: str
+
+
+class StrArg(Node):
+    text: str
+
+
+class NumArg(Node):
+    expr: Expr
+
+
+class ParamArg(Node):
+    name: str
+
+
+class Slot(Node):
+    """A parameter slot in an effect pattern: {N: number}."""
+
+    name: str
+    type: str
+
+
+class PlayersArg(Node):
+    sel: PlayerSel
+
+
+class CardsArg(Node):
+    sel: CardSel
+
+
+class ZoneArg(Node):
+    zone: ZoneRef
+
+
+CallItem: TypeAlias = Word | StrArg | NumArg | ParamArg | Slot | PlayersArg | CardsArg | ZoneArg
+
+
+class Call(Node):
+    """A phrase: a verb and items, plus the block after ':' when there is one."""
+
+    items: tuple[CallItem, ...]
+    block: Body | None = None
+    subject: PlayerSel | None = None
+    may: bool = False
+
+
+# ---------------------------------------------------------------- statements
+class Choose(Node):
+    cards: CardSel
+    body: Body | None = None
+    subject: PlayerSel | None = None
+    may: bool = False
+
+
+class If(Node):
+    cond: Cond
+    then: Body
+    otherwise: Body | None = None
+
+
+class Otherwise(Node):
+    body: Body
+
+
+class ForPlayers(Node):
+    players: PlayerSel
+    body: Body
+
+
+class ForCards(Node):
+    cards: CardSel
+    body: Body
+
+
+class Repeat(Node):
+    times: Expr
+    body: Body
+
+
+class CounterAdd(Node):
+    """``+N counter [for PLAYERS]`` or, for a per-card counter, ``+N counter on CARDS``."""
+
+    sign: int
+    amount: Expr
+    counter: str
+    player: PlayerSel | None = None
+    cards: CardSel | None = None
+
+
+class CounterSet(Node):
+    owner: str  # you | them | shared | card
+    counter: str
+    value: Expr
+    cards: CardSel | None = None
+
+
+class Mark(Node):
+    target: PlayerSel | CardSel
+    mark: str
+    this_turn: bool
+    unmark: bool = False
+
+
+class Resolve(Node):
+    label: str
+    card: CardSel | str
+    player: PlayerSel | None = None
+
+
+class Emit(Node):
+    event: str
+    player: PlayerSel | None = None
+
+
+class EndGame(Node):
+    reason: str
+
+
+class Let(Node):
+    name: str
+    value: Expr
+
+
+class Nothing(Node):
+    pass
+
+
+class RunBlock(Node):
+    name: str
+
+
+Stmt: TypeAlias = (
+    Call | Choose | If | Otherwise | ForPlayers | ForCards | Repeat | CounterAdd | CounterSet | Mark
+    | Resolve | Emit | EndGame | Let | Nothing | RunBlock
+)
+
+
+class Body(Node):
+    stmts: tuple[Stmt, ...]

@@ -1,0 +1,44 @@
+"""Stage 2: Lark parse tree -> AST (:mod:`cardscript.dsl.front.ast`), converted once.
+
+One builder method per grammar alias, grouped by grammar area, one mixin each:
+:mod:`.declarations` (header, declarations, cards, rules), :mod:`.scenario` (scenario
+steps), :mod:`.statements` (bodies, statements, calls), :mod:`.selectors` (players, cards,
+zones) and :mod:`.expressions` (conditions, expressions), on :mod:`.base` (spans and shared
+rules). Positions come from Lark's ``meta``; every node gets a
+:class:`~cardscript.dsl.diagnostics.Span` in the script's file.
+"""
+
+from __future__ import annotations
+
+from lark import Tree
+
+from cardscript.dsl.diagnostics import CompileError, Span, error
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.build.declarations import DeclarationBuilder
+from cardscript.dsl.front.build.expressions import ExpressionBuilder
+from cardscript.dsl.front.build.scenario import ScenarioBuilder
+from cardscript.dsl.front.build.selectors import SelectorBuilder
+from cardscript.dsl.front.build.statements import StatementBuilder
+from cardscript.dsl.front.parse import parse
+
+
+class _Builder(DeclarationBuilder, ScenarioBuilder, StatementBuilder, SelectorBuilder, ExpressionBuilder):
+    """The whole builder: one Lark Transformer made of the areas."""
+
+
+def build(text: str, filename: str = "<string>") -> A.Script:
+    """Parse and build the AST of one script.
+
+    Raises:
+        CompileError: for syntax errors (see :func:`cardscript.dsl.front.parse.parse`).
+    """
+    tree: Tree = parse(text, filename)
+    try:
+        items = _Builder(filename).transform(tree)
+    except Exception as exc:  # a VisitError wrapping a user error found while building, or a builder bug
+        orig = getattr(exc, "orig_exc", exc)
+        if isinstance(orig, CompileError):
+            raise orig from None
+        raise CompileError([error("CS900", f"internal compiler error while building the AST: {orig!r}",
+                                  Span(filename, 1, 1))]) from exc
+    return A.Script(Span(filename, 1, 1), filename, tuple(items))

@@ -1,0 +1,68 @@
+"""The builder's base: positions (spans) from Lark's ``meta``, the fallback for a grammar
+rule without a builder method, and the small rules every area shares (words, numbers, keywords)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Token, Transformer, v_args
+
+from cardscript.dsl.diagnostics import Span
+
+
+def _s(x: Any) -> str:
+    """The text of a STRING token without its quotes; any other item as text."""
+    return x[1:-1] if isinstance(x, Token) and x.type == "STRING" else str(x)
+
+
+@v_args(meta=True)
+class BuilderBase(Transformer):
+    """What every builder area shares; the areas are mixins of this class (Lark's
+    ``v_args`` must be applied to each class that defines builder methods)."""
+
+    def __init__(self, filename: str):
+        super().__init__()
+        self.file = filename
+
+    def _sp(self, meta: Any) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(self.file, 1, 1)
+        return Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def __default__(self, data, children, meta):  # pragma: no cover - a grammar/builder mismatch
+        raise AssertionError(f"no builder for grammar rule {data!r}")
+
+    # ------------------------------------------------------------ helpers
+    def words(self, meta, c):
+        return " ".join(str(t) for t in c)
+
+    def word_list(self, meta, c):
+        return tuple(c)
+
+    def signed_int(self, meta, c):
+        sign = -1 if len(c) == 2 and c[0] == "-" else 1
+        return sign * int(c[-1])
+
+    def duration(self, meta, c):
+        return True
+
+    def header_kind(self, meta, c):
+        return str(c[0])
+
+    def timing(self, meta, c):
+        return " ".join(str(t) for t in c)
+
+    def kw_word(self, meta, c):
+        return str(c[0])
+
+    def pos(self, meta, c):
+        return str(c[0])
+
+    def side(self, meta, c):
+        return str(c[0])
+
+    def card_word(self, meta, c):
+        return str(c[0])
+
+    def is_verb(self, meta, c):
+        return str(c[0])

@@ -1,0 +1,66 @@
+"""Builder for the steps of a scenario file (grammar section 'scenario steps')."""
+
+from __future__ import annotations
+
+from lark import Token, v_args
+
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.build.base import BuilderBase, _s
+
+
+@v_args(meta=True)
+class ScenarioBuilder(BuilderBase):
+    """Expectations, answers, steps of play, rigged randomness and 'quiet'."""
+
+    # ------------------------------------------------------------ scenario steps
+    def expect(self, meta, c):
+        if len(c) == 2:
+            return A.Expect(self._sp(meta), c[1], c[0])
+        return A.Expect(self._sp(meta), c[0])
+
+    def answers(self, meta, c):
+        return A.Answers(self._sp(meta), tuple(c))
+
+    def answer_name(self, meta, c):
+        return _s(c[0])
+
+    def answer_list(self, meta, c):
+        return tuple(c)
+
+    def answer_index(self, meta, c):
+        return int(c[0])
+
+    def answer_yes(self, meta, c):
+        return True
+
+    def answer_no(self, meta, c):
+        return False
+
+    def do_step(self, meta, c):
+        return A.DoStep(self._sp(meta), c[0])
+
+    def seed(self, meta, c):
+        return A.Seed(self._sp(meta), int(c[0]))
+
+    def next_turn(self, meta, c):
+        return A.NextTurn(self._sp(meta))
+
+    def finish(self, meta, c):
+        return A.Finish(self._sp(meta))
+
+    def rig_shuffle(self, meta, c):
+        return A.Rig(self._sp(meta), "shuffle", tuple(_s(x) for x in c))
+
+    def rig_roll(self, meta, c):
+        return A.Rig(self._sp(meta), "roll", tuple(_s(x) for x in c))
+
+    def rig_random(self, meta, c):
+        return A.Rig(self._sp(meta), "random", tuple(c))
+
+    def active_seat(self, meta, c):
+        return A.ActiveSeat(self._sp(meta), int(c[0]))
+
+    def quiet(self, meta, c):
+        events = tuple(_s(x) for x in c if isinstance(x, Token))
+        counters = tuple(x for x in c if not isinstance(x, Token))
+        return A.Quiet(self._sp(meta), events, counters)

@@ -1,0 +1,180 @@
+"""Lowering of declarations: script effects, cards, triggers, zones, counters and the
+rules of a game become one :class:`~cardscript.runtime.definition.GameDefinition`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardscript.dsl.diagnostics import did_you_mean, warning
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.lower.bodies import BodyLowerer
+from cardscript.runtime import effects as E
+from cardscript.runtime.definition import (
+    ActionDef,
+    CardType,
+    CounterDef,
+    EndCondition,
+    GameDefinition,
+    Printing,
+    TriggerDef,
+    ZoneDef,
+)
+
+
+class Lowerer(BodyLowerer):
+    """Walks the AST once, building runtime objects and collecting diagnostics:
+    :meth:`definition` lowers a whole game."""
+
+    # ------------------------------------------------------------ definitions
+    def effects(self) -> None:
+        for sig in self.sym.effects:
+            key = sig.key + ("{block}" if sig.has_block else "")
+            self.user[key] = E.UserEffect(sig.display, list(sig.params))
+        for sig in self.sym.effects:
+            key = sig.key + ("{block}" if sig.has_block else "")
+            ue = self.user[key]
+            assert sig.defn is not None
+            self._calls_from = self.calls.setdefault(sig.key, set())
+            body: Any = self.body(sig.defn.body, dict(sig.params))  # UserEffect.body is declared as None
+            ue.body = body
+            self._calls_from = None
+
+    def keyword_closure(self, direct: set[str]) -> set[str]:
+        names = {s.key: s.name for s in self.sym.effects}
+        out: set[str] = set()
+        todo = list(direct)
+        seen: set[str] = set()
+        while todo:
+            k = todo.pop()
+            if k in seen:
+                continue
+            seen.add(k)
+            if k in names:
+                out.add(names[k])
+            todo.extend(self.calls.get(k, ()))
+        return out
+
+    def card(self, cd: A.CardDef, index: int) -> tuple[CardType, list[Printing]]:
+        sym = self.sym
+        types = set()
+        for w, span in cd.words:
+            if w in sym.types:
+                types.add(w)
+            else:
+                self.unknown("card type", w, span, sym.types)
+        attrs: dict[str, Any] = {a.name: a.default for a in sym.attributes.values()}
+        for name, value, span in cd.attrs:
+            if name not in sym.attributes:
+                self.err("CS205", f"unknown attribute {name!r} on card {cd.name!r}", span,
+                         did_you_mean(name, sym.attributes) or f"declare it: attribute {name} = 0")
+            attrs[name] = value
+        home = self.zone(cd.home, cd.span) if cd.home else -1
+        abilities: dict[str, Any] = {}
+        passive: dict[str, dict[int, int]] = {}
+        passive_labels = {p.label for p in sym.passives}
+        direct: set[str] = set()
+        for ab in cd.abilities:
+            if ab.label not in sym.labels:
+                self.unknown("ability label", ab.label, ab.span, sym.labels)
+            if ab.label in passive_labels:
+                passive[ab.label] = self.passive_amounts(ab)
+            self._calls_from = direct
+            abilities[ab.label] = self.body(ab.body, {})
+            self._calls_from = None
+        triggers = []
+        for tr in cd.triggers:
+            self._calls_from = direct
+            triggers.append(self.trigger(tr.event, tr.body))
+            self._calls_from = None
+        keywords = frozenset(self.keyword_closure(direct) | set(abilities))
+        ct = CardType(cd.name, index, frozenset(types), keywords, attrs, abilities, passive, tuple(triggers), home,
+                      source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces)
+        printings = []
+        for pr in cd.printings or (A.Printing(cd.span, 1, ()),):
+            pattrs = dict(attrs)
+            for name, value in pr.overrides:
+                if name not in sym.attributes:
+                    self.err("CS205", f"unknown attribute {name!r} on card {cd.name!r}", pr.span,
+                             did_you_mean(name, sym.attributes))
+                pattrs[name] = value
+            printings.append(Printing(ct, pr.copies, pattrs))
+        return ct, printings
+
+    def passive_amounts(self, ab: A.Ability) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for s in ab.body.stmts:
+            if isinstance(s, A.CounterAdd) and isinstance(s.amount, A.Num) and s.player is None:
+                idx = self.counter(s.counter, s.span)
+                out[idx] = out.get(idx, 0) + s.sign * s.amount.value
+            else:
+                self.err("CS204", f"a passive '{ab.label}' ability may only raise or lower counters by a number",
+                         s.span, "write e.g. '+1 damage-bonus'")
+        return out
+
+    def trigger(self, ev: A.Event, body: A.Body) -> TriggerDef:
+        self.trigger_uid += 1
+        return TriggerDef(self.trigger_uid, ev.name, ev.first_time, ev.your_turn, self.body(body, {}),
+                          f"{ev.span.file}:{ev.span.line}", ev.of_this_card)
+
+    def definition(self, sources: dict[str, str]) -> GameDefinition:
+        sym = self.sym
+        self.effects()
+        zones = [ZoneDef(z.name, i, z.per_player, z.visibility, z.face_down, z.stack, z.active, z.play_zone,
+                         self.zone(z.refill_from, z.span) if z.refill_from else -1, z.per_card)
+                 for i, z in enumerate(sym.zones.values())]
+        counters = [CounterDef(c.name, i, c.per_player, c.initial, c.low, c.high, c.per_card)
+                    for i, c in enumerate(sym.counters.values())]
+        cards: list[CardType] = []
+        printings: list[Printing] = []
+        for cd in sym.cards.values():
+            mark = len(self.diags)
+            ct, prs = self.card(cd, len(cards))
+            if cd.span.file in self.lenient and any(d.severity == "error" for d in self.diags[mark:]):
+                # A card mixed in from another set that needs rules this game lacks.
+                first = next(d for d in self.diags[mark:] if d.severity == "error")
+                del self.diags[mark:]
+                self.diags.append(warning("CS220", f"card {cd.name!r} is left out: it needs what "
+                                          f"{sym.header.name if sym.header else 'the game'} does not have "
+                                          f"({first.message})", cd.span, first.hint))
+                continue
+            cards.append(ct)
+            printings.extend(prs)
+        rules: dict[str, list[TriggerDef]] = {}
+        for r in sym.rules:
+            rules.setdefault(r.event.name, []).append(self.trigger(r.event, r.body))
+        setup = E.Seq([self.body(s.body, {}) for s in sym.setups])
+        if sym.turn is None:
+            self.err("CS207", "the game has no 'turn:' block", sym.header.span if sym.header else None,
+                     "write the turn structure: turn: ... take actions ...")
+            turn: Any = E.Seq([])
+        else:
+            turn = self.body(sym.turn.body, {})
+        actions = []
+        for a in sym.actions:
+            choose = self.cards(a.choose, {}, "action") if a.choose is not None else None
+            cond = self.cond(a.cond, {}) if a.cond is not None else None
+            prefer = self.expr(a.prefer, {}) if a.prefer is not None else None
+            actions.append(ActionDef(a.name, choose, cond, self.body(a.body, {}), prefer))
+        ends = [EndCondition(e.timing, self.cond(e.cond, {}), e.reason or "end condition") for e in sym.end_whens]
+        score = self.body(sym.score.body, {}) if sym.score is not None else None
+        ties = [self.expr(x, {}) for x in sym.tie_break.exprs] if sym.tie_break is not None else []
+        outcomes = [(o.text, self.cond(o.cond, {})) for o in sym.outcomes]
+        for pl in sym.printed_labels.values():
+            if pl.label not in sym.labels:
+                self.unknown("ability label", pl.label, pl.span, sym.labels)
+        warns = [(w.text, self.cond(w.cond, {})) for w in sym.warns]
+        passives = [(p.label, self.zone(p.zone, p.span)) for p in sym.passives]
+        passive_counters = frozenset(k for ct in cards for amounts in ct.passive.values() for k in amounts)
+        players = (sym.players.low, sym.players.high) if sym.players else (1, 1)
+        if sym.players is None and sym.header is not None and sym.header.kind == "game":
+            self.err("CS207", "the game does not say how many play: add 'players 2 to 4'", sym.header.span)
+        attributes: dict[str, Any] = {k: v.default for k, v in sym.attributes.items()}  # numbers or texts
+        return GameDefinition(
+            name=sym.header.name if sym.header else "game", players=players, zones=zones, counters=counters,
+            cards=cards, printings=printings, setup=setup, turn=turn, actions=actions, rules=rules,
+            end_conditions=ends, score=score, score_counter=self.counter_index.get("score", -1), tie_breaks=ties,
+            passives=passives, passive_counters=passive_counters, box_zone=self.zone_index["box"],
+            attributes=attributes, types=tuple(sym.types),
+            labels=tuple(sym.labels), sources=sources, quiet_events=frozenset(sym.quiet_events),
+            quiet_counters=frozenset(self.counter(n, sp) for n, sp in sym.quiet_counters), outcomes=outcomes,
+            warnings=warns)

@@ -1,0 +1,81 @@
+"""The lowerer's base: the state every lowering pass shares, its diagnostics, and the
+resolution of names (zones, counters, attributes, type and keyword words) to indices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardscript.dsl.diagnostics import Diagnostic, did_you_mean, error
+from cardscript.dsl.front.check import Symbols
+from cardscript.runtime import effects as E
+
+_BUILTIN_COUNTERS = {"seat": -1}
+
+
+class NameLowerer:
+    """Symbols and indices, the diagnostics collected so far, and name lookups; a name
+    that does not resolve is a Diagnostic (and a harmless index), never an exception."""
+
+    def __init__(self, sym: Symbols, lenient: frozenset[str] = frozenset()):
+        self.sym = sym
+        self.lenient = lenient  # files of mixed-in sets: their cards may be left out, with a warning
+        self.diags: list[Diagnostic] = []
+        self.zone_index = {name: i for i, name in enumerate(sym.zones)}
+        self.counter_index = {name: i for i, name in enumerate(sym.counters)}
+        self.user: dict[str, E.UserEffect] = {}
+        self.calls: dict[str, set[str]] = {}  # effect key -> effect keys it calls
+        self._calls_from: set[str] | None = None
+        self.trigger_uid = 0
+        self.play_zone = next((i for i, z in enumerate(sym.zones.values()) if z.play_zone), -1)
+
+    # ------------------------------------------------------------ diagnostics
+    def err(self, code: str, msg: str, span: Any, hint: str = "") -> None:
+        self.diags.append(error(code, msg, span, hint))
+
+    def unknown(self, what: str, name: str, span: Any, pool: Any) -> None:
+        self.err("CS201", f"unknown {what} {name!r}", span, did_you_mean(name, list(pool)))
+
+    # ------------------------------------------------------------ names
+    def zone(self, name: str, span: Any) -> int:
+        if name not in self.zone_index:
+            self.unknown("zone", name, span, self.zone_index)
+            return 0
+        return self.zone_index[name]
+
+    def counter(self, name: str, span: Any) -> int:
+        if name in _BUILTIN_COUNTERS:
+            return _BUILTIN_COUNTERS[name]
+        if name not in self.counter_index:
+            self.unknown("counter", name, span, list(self.counter_index) + list(_BUILTIN_COUNTERS))
+            return 0
+        return self.counter_index[name]
+
+    def counter_owned(self, owner: str, name: str, span: Any, write: bool = False) -> int:
+        """A counter read or set as 'your X' / 'their X' (per player), 'the X' (shared) or
+        'X of CARD' (per card)."""
+        idx = self.counter(name, span)
+        if write and idx < 0:
+            self.err("CS204", f"{name!r} is read-only", span)
+        decl = self.sym.counters.get(name)
+        if decl is not None and (owner == "card") != decl.per_card:
+            self.err("CS204", f"counter {name!r} is one per card: say '{name} of CARD'" if decl.per_card
+                     else f"counter {name!r} is not one per card", span)
+        elif decl is not None and owner != "card":
+            if owner == "shared" and decl.per_player:
+                self.err("CS204", f"counter {name!r} belongs to each player: say 'your {name}' or 'their {name}'", span)
+            elif owner != "shared" and not decl.per_player:
+                self.err("CS204", f"counter {name!r} is shared: say 'the {name}'", span)
+        return idx
+
+    def check_words(self, words: tuple[str, ...], span: Any, allow_keywords: bool = True) -> None:
+        known = set(self.sym.types) | set(self.sym.labels)
+        if allow_keywords:
+            known |= {s.name for s in self.sym.effects}
+        for w in words:
+            if w not in known:
+                self.unknown("type, keyword or label", w, span, known)
+
+    def attr(self, name: str, span: Any) -> str:
+        if name not in ("name", "face") and name not in self.sym.attributes:
+            self.unknown("attribute", name, span, [*self.sym.attributes, "name", "face"])
+        return name

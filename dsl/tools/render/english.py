@@ -1,0 +1,60 @@
+"""Generic rules of English the renderer writes with: title case, articles, verb
+agreement, sentences and lists. Nothing here knows a game or a script."""
+
+from __future__ import annotations
+
+import re
+
+_MAY = re.compile(r"^(\S+ ){0,2}may ")
+
+
+def title(words: str) -> str:
+    """'super power' -> 'Super Power', 'main-deck' -> 'Main Deck' (hyphens read as spaces)."""
+    return " ".join(w[:1].upper() + w[1:] for w in words.replace("-", " ").split())
+
+
+def article(noun: str) -> str:
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
+def third_person(verb: str) -> str:
+    """The verb after a singular subject: draw -> draws, reach -> reaches, carry -> carries."""
+    if verb == "have":
+        return "has"
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(verb) > 1 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def capitalise_sentences(text: str) -> str:
+    """A capital after '. ' and ': ' ("Keyword: Draw a card. If you do, ...")."""
+    return re.sub(r"([.!?:]\s+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
+
+
+def and_list(parts: list[str]) -> str:
+    parts = [p for p in parts if p]
+    if len(parts) <= 2:
+        return " and ".join(parts)
+    return ", ".join(parts[:-1]) + ", and " + parts[-1]
+
+
+def quoted(text: str) -> str:
+    return f"\u201c{text}\u201d"
+
+
+def listed(parts: list[str]) -> str:
+    """Clauses as one list: "a, b, and c"; "a, then you may b" when a later clause is optional."""
+    parts = [p for p in parts if p]
+    if any(_MAY.match(p) for p in parts[1:]):
+        return ", then ".join(parts)
+    return and_list(parts)

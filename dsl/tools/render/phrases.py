@@ -1,0 +1,330 @@
+"""Noun phrases and conditions in words: players, cards, zones, counters, amounts,
+expressions and conditions (``target foe``, ``a Hero card from your discard``, ``the
+number of cards in your hand``, ``your Power is 3 or more``), and a subject agreeing
+with its verb.
+
+:class:`Ctx` is what a statement is rendered in: the :class:`Holder` phrases that stand
+for the first "it" / "they" of a block (``choose ...: reveal it`` -> "Reveal the top card
+of your deck"), a subject handed down, and where the statement stands. :class:`Phrases`
+is the base of the renderer (:mod:`cardscript.dsl.tools.render.statements` renders
+bodies with it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.check import Symbols, collect
+from cardscript.dsl.front.loader import Program
+from cardscript.dsl.tools.render.english import and_list, article, quoted, third_person, title
+
+Phrase = Callable[[bool], str]  # a selector waiting to be rendered (argument: 'moving', for from/in)
+
+
+@dataclass
+class Holder:
+    """A phrase standing for the first 'it' or 'they' of a block; ``used`` once taken."""
+
+    phrase: Phrase | None = None
+    singular: bool = True
+    used: bool = False
+
+    def take(self) -> Phrase | None:
+        if self.phrase is None or self.used:
+            return None
+        self.used = True
+        return self.phrase
+
+
+@dataclass
+class Ctx:
+    """What a statement is rendered in (see the module docstring)."""
+
+    them: Holder = field(default_factory=Holder)
+    it: Holder = field(default_factory=Holder)
+    subject: A.PlayerSel | None = None  # a subject handed to the first statement (choose ...: X)
+    may: bool = False
+    top: bool = False  # a statement of an ability's own body (one sentence each)
+    prev: Any = None  # the statement before this one in its body ('if you don't' after 'you may')
+
+
+_OPS = {"==": "is", "!=": "is not", ">": "is more than", "<": "is less than", ">=": "is at least",
+        "<=": "is at most"}
+PLURAL_PLAYERS = {"you", "them", "param"}
+
+
+class Phrases:
+    """The words of one program's selectors, expressions and conditions; built from its
+    declarations (:func:`collect`)."""
+
+    def __init__(self, program: Program):
+        self.program = program
+        self.sym: Symbols = collect(program.scripts)[0]
+        self.names = self._names()
+
+    def _names(self) -> dict[str, str]:
+        names = {t: title(t) for t in self.sym.types}
+        names.update({c: title(c) for c in self.sym.counters})
+        names.update({n.lower(): n for n in self.sym.cards})
+        return names
+
+    # ------------------------------------------------------------ subjects
+    def who(self, subject: A.PlayerSel | None, may: bool, ctx: Ctx, verb: str) -> str:
+        """Subject, 'may' and the verb, agreeing: 'draw', 'you may draw', 'target foe draws'."""
+        if subject is None:
+            return f"you may {verb}" if may else verb
+        singular = subject.kind not in PLURAL_PLAYERS
+        if subject.kind == "them" and ctx.them.phrase is not None and not ctx.them.used:
+            singular = ctx.them.singular
+        name = self.players(subject, ctx)
+        name = "they" if name == "them" else name
+        if may:
+            return f"{name} may {verb}"
+        return f"{name} {third_person(verb) if singular else verb}"
+
+    # ------------------------------------------------------------ selectors
+    def players(self, sel: A.PlayerSel, ctx: Ctx) -> str:
+        if sel.kind == "them":
+            phrase = ctx.them.take()
+            return phrase(False) if phrase else "them"
+        base = {"you": "you", "target foe": "target foe", "each foe": "each foe", "each player": "each player",
+                "left": "the foe to your left", "right": "the foe to your right", "param": sel.param,
+                "foe in": f"each foe in {sel.param}"}.get(sel.kind, sel.kind)
+        marks = [f"{'not ' if f.negate else ''}marked {quoted(f.mark)}{' this turn' if f.this_turn else ''}"
+                 for f in sel.filters]
+        return " ".join([base, and_list(marks)]).strip()
+
+    def target(self, t: Any, ctx: Ctx) -> str:
+        return self.players(t, ctx) if isinstance(t, A.PlayerSel) else self.cards(t, ctx, False)
+
+    def counter(self, name: str) -> str:
+        return self.names.get(name, title(name))
+
+    def zone_name(self, name: str) -> str:
+        if name in self.sym.counters:
+            return self.counter(name)
+        decl = self.sym.zones.get(name)
+        return name.replace("-", " ") if decl is not None and decl.per_player else title(name)
+
+    def zone(self, z: A.ZoneRef, ctx: Ctx) -> str:
+        name = self.zone_name(z.name)
+        if z.owner == "you":
+            return f"your {name}"
+        if z.owner == "them":
+            return f"their {name}"
+        if z.owner == "of" and z.player is not None:
+            return f"the {name} of {self.players(z.player, ctx)}"
+        if z.owner == "card" and z.card is not None:
+            return f"the {name} of {self.cards(z.card, ctx, False)}"
+        if z.owner == "owner":
+            return f"its owner's {name}"
+        if z.owner == "home":
+            return "its home"
+        return f"the {name}"
+
+    def noun(self, sel: A.CardSel, plural: bool) -> str:
+        """What kind of card: 'card', 'Hero', 'Defense card' (labels and keywords qualify 'card')."""
+        kinds = [t for t in sel.types] + [w for f in sel.filters if f.kind in ("has", "has_param") for w in f.words]
+        types = [k for k in kinds if k in self.sym.types]
+        others = [k for k in kinds if k not in self.sym.types]
+        word = "cards" if plural else "card"
+        if types and not others:
+            names = " or ".join(self.names.get(t, title(t)) for t in types)
+            return f"{names} {word}" if plural else names
+        quals = " or ".join(self.names.get(k, title(k)) for k in others + types)
+        return f"{quals} {word}".strip()
+
+    def cards(self, sel: A.CardSel, ctx: Ctx, moving: bool) -> str:
+        if sel.kind == "this":
+            return "this card"
+        if sel.kind == "it":
+            phrase = ctx.it.take()
+            return phrase(moving) if phrase else "it"
+        if sel.kind in ("top", "bottom"):
+            n = sel.count.value if isinstance(sel.count, A.Num) else 1
+            what = "card" if n == 1 else f"{n} cards"
+            return f"the {sel.kind} {what} of {self.zone(sel.zones[0], ctx)}"
+        head = self.quantity(sel, ctx)
+        pre, post = self.filters(sel, ctx)
+        return " ".join(filter(None, [head, pre, self.place(sel, ctx, moving), post]))
+
+    def quantity(self, sel: A.CardSel, ctx: Ctx) -> str:
+        q = sel.quantity
+        count = self.expr(sel.count, ctx) if sel.count is not None else ""
+        if sel.name:
+            return f"{count} {sel.name}" if q == "n" else f"all {sel.name}"
+        plural = q in ("all", "up to", "random n") or (q == "n" and count != "1")
+        noun = self.noun(sel, plural)
+        return {"one": article(noun), "random": article("random " + noun), "all": f"all {noun}",
+                "each": f"each {noun}", "up to": f"up to {count} {noun}", "n": f"{count} {noun}",
+                "random n": f"{count} random {noun}"}.get(q, noun)
+
+    def place(self, sel: A.CardSel, ctx: Ctx, moving: bool) -> str:
+        if sel.zones:
+            one = sel.quantity in ("one", "random", "up to") or (sel.quantity == "n" and _is_one(sel.count))
+            joiner = " or " if one else " and "  # one card: from one place or another
+            where = "from " if moving else "in "
+            if moving or not any(self.controlled(z) for z in sel.zones):
+                return where + joiner.join(self.zone(z, ctx) for z in sel.zones)
+            # your play zone reads "you control": 'you control and in your discard'
+            return joiner.join("you control" if self.controlled(z) else where + self.zone(z, ctx) for z in sel.zones)
+        if sel.in_param:
+            return f"in {sel.in_param}"
+        if sel.played:
+            return "you played this turn"
+        if sel.control:
+            return "you control"
+        return ""
+
+    def controlled(self, z: A.ZoneRef) -> bool:
+        """Your play zone: the cards in it are the cards you control."""
+        decl = self.sym.zones.get(z.name)
+        return z.owner == "you" and decl is not None and decl.play_zone
+
+    def filters(self, sel: A.CardSel, ctx: Ctx) -> tuple[str, str]:
+        """The filters of a selector: those read "with ATTR N or less" go before its place
+        ('a card with cost 4 or less from your discard'), the others after it."""
+        pre: list[str] = []
+        post: list[str] = []
+        for f in sel.filters:
+            if f.kind == "has_not":
+                post.append("without " + " or ".join(self.names.get(w, title(w)) for w in f.words))
+            elif f.kind == "where":
+                text = self.where(f.cond, ctx)
+                (pre if text.startswith("with ") else post).append(text)
+        return " ".join(pre), " ".join(post)
+
+    def where(self, cond: Any, ctx: Ctx) -> str:
+        """'where cost of it <= 4' -> 'with cost 4 or less'; other conditions as they are."""
+        if isinstance(cond, A.Compare) and isinstance(cond.left, A.AttrOf) and cond.left.card.kind == "it" \
+                and isinstance(cond.right, A.Num):
+            bound = {"<=": " or less", ">=": " or more", "==": ""}.get(cond.op)
+            if bound is not None:
+                return f"with {cond.left.attr} {cond.right.value}{bound}"
+        return f"where {self.cond(cond, Ctx(ctx.them))}"
+
+    def each_of(self, sel: A.CardSel, ctx: Ctx, moving: bool) -> str:
+        text = self.cards(sel, ctx, moving)
+        return f"each of {text}" if text.startswith("the ") else re.sub(r"^all ", "each ", text)
+
+    def singular(self, sel: A.CardSel, ctx: Ctx) -> str:
+        """'all cards in your hand with hero' -> 'Hero in your hand' (after 'for each')."""
+        if sel.kind != "pick" or sel.name:
+            return self.cards(sel, ctx, False)
+        pre, post = self.filters(sel, ctx)
+        return " ".join(filter(None, [self.noun(sel, False), pre, self.place(sel, ctx, False), post]))
+
+    # ------------------------------------------------------------ expressions and conditions
+    def amount(self, e: Any, ctx: Ctx) -> tuple[str, str]:
+        """An amount and what follows the noun: (count X) -> ('1', ' for each X')."""
+        if isinstance(e, A.Count):
+            return "1", f" for each {self.singular(e.cards, ctx)}"
+        if isinstance(e, A.CountTypes):
+            among = re.sub(r"^all ", "", self.cards(e.cards, ctx, False))
+            return "1", f" for each different card type among {among}"
+        if isinstance(e, (A.Num, A.Param)):
+            return self.expr(e, ctx), ""
+        return "X", f", where X is {self.expr(e, ctx)}"
+
+    def expr(self, e: Any, ctx: Ctx) -> str:
+        if isinstance(e, A.Num):
+            return str(e.value)
+        if isinstance(e, A.Param):
+            return e.name
+        if isinstance(e, A.Count):
+            return f"the number of {re.sub(r'^all ', '', self.cards(e.cards, ctx, False))}"
+        if isinstance(e, A.CountPlayers):
+            return "the number of players"
+        if isinstance(e, A.CountTypes):
+            return f"the number of different card types among {re.sub(r'^all ', '', self.cards(e.cards, ctx, False))}"
+        if isinstance(e, A.SumAttr):
+            return f"the total {e.attr} of {self.cards(e.cards, ctx, False)}"
+        if isinstance(e, A.Highest):
+            among = f" among {self.players(e.players, ctx)}" if e.players is not None else ""
+            return f"the highest {re.sub(r'^the ', '', self.expr(e.expr, ctx))}{among}"
+        if isinstance(e, A.MinMax):
+            word = "greater" if e.op == "max" else "lesser"
+            return f"the {word} of {self.expr(e.left, ctx)} and {self.expr(e.right, ctx)}"
+        if isinstance(e, A.AttrOf):
+            return self.attr_of(e.attr, e.card, ctx)
+        if isinstance(e, A.CounterOf):
+            owner = {"you": "your ", "them": "their ", "shared": "the "}.get(e.owner, "")
+            if e.cards is not None:
+                return f"the {self.counter(e.name)} of {self.cards(e.cards, ctx, False)}"
+            return f"{owner}{self.counter(e.name)}"
+        if isinstance(e, A.BinOp):
+            return f"{self.expr(e.left, ctx)} {e.op} {self.expr(e.right, ctx)}"
+        return type(e).__name__.lower()
+
+    def attr_of(self, attr: str, card: A.CardSel, ctx: Ctx) -> str:
+        if card.kind == "it" and (ctx.it.phrase is None or ctx.it.used):
+            return f"its {attr}"
+        if card.kind == "this":
+            return f"this card's {attr}"
+        return f"the {attr} of {self.cards(card, ctx, False)}"
+
+    def cond(self, c: Any, ctx: Ctx) -> str:
+        method = getattr(self, f"c_{type(c).__name__.lower()}", None)
+        return method(c, ctx) if method else type(c).__name__.lower()
+
+    def c_compare(self, c: A.Compare, ctx: Ctx) -> str:
+        left, right = self.expr(c.left, ctx), self.expr(c.right, ctx)
+        if isinstance(c.right, A.Num) and c.op in (">=", "<="):
+            return f"{left} is {right} or {'more' if c.op == '>=' else 'less'}"
+        return f"{left} {_OPS.get(c.op, c.op)} {right}"
+
+    def c_is(self, c: A.Is, ctx: Ctx) -> str:
+        subj = c.subject
+        who = self.target(subj, ctx)
+        verb = "are" if isinstance(subj, A.PlayerSel) and subj.kind in ("you", "them") and who in ("you", "them") \
+            else "is"
+        who = "they" if who == "them" else who
+        turn = " this turn" if c.this_turn else ""
+        pred = {"marked": f"marked {quoted(c.mark)}{turn}", "not marked": f"not marked {quoted(c.mark)}{turn}",
+                "showing": f"showing {quoted(c.mark)}"}.get(c.pred, c.pred)
+        return f"{who} {verb} {pred}"
+
+    def c_anymarked(self, c: A.AnyMarked, ctx: Ctx) -> str:
+        return f"any foe is marked {quoted(c.mark)}{' this turn' if c.this_turn else ''}"
+
+    def c_did(self, c: A.Did, ctx: Ctx) -> str:
+        who = self.source(c.span).split(" ")[0] or "you"
+        return f"{who} {'don' + chr(39) + 't' if c.negate else 'do'}"
+
+    def c_zoneempty(self, c: A.ZoneEmpty, ctx: Ctx) -> str:
+        return f"{self.zone(c.zone, ctx)} is empty"
+
+    def c_has(self, c: A.Has, ctx: Ctx) -> str:
+        return f"{self.cards(c.card, ctx, False)} has {self.names.get(c.words, title(c.words))}"
+
+    def c_hashome(self, c: A.HasHome, ctx: Ctx) -> str:
+        return f"{self.cards(c.card, ctx, False)} has a home"
+
+    def c_boolop(self, c: A.BoolOp, ctx: Ctx) -> str:
+        if c.op == "not":
+            inner = c.args[0]
+            if isinstance(inner, A.ZoneEmpty):
+                return f"{self.zone(inner.zone, ctx)} is not empty"
+            return f"not {self.cond(inner, ctx)}"
+        return f" {c.op} ".join(self.cond(a, ctx) for a in c.args)
+
+    def c_emitted(self, c: A.Emitted, ctx: Ctx) -> str:
+        who = f" for {self.players(c.player, ctx)}" if c.player is not None else ""
+        return f"{quoted(c.event)} happened{who} this turn"
+
+    def source(self, span: Any) -> str:
+        """The script text of a span on one line (for words the AST does not keep)."""
+        lines = self.program.sources.get(span.file, "").splitlines()
+        if not 0 < span.line <= len(lines):
+            return ""
+        line = lines[span.line - 1]
+        end = span.end_column - 1 if span.end_line == span.line else len(line)
+        return line[span.column - 1:end]
+
+
+def _is_one(e: Any) -> bool:
+    return isinstance(e, A.Num) and e.value == 1

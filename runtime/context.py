@@ -1,0 +1,59 @@
+"""The context an effect runs in (:class:`Ctx`): who 'you', 'them', 'it' and 'this'
+are, parameters and 'let' values, local marks and the previous statement's result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Ctx:
+    """Who and what an effect refers to while it runs.
+
+    you: acting seat; them: the player bound by 'for each'; it: the bound card;
+    this: the card whose ability runs; vars: parameters and 'let' values;
+    frames: a chain of local mark tables (marks without 'this turn');
+    did: the result of the previous statement ('if you do').
+    """
+
+    __slots__ = ("depth", "did", "frames", "it", "them", "this", "vars", "you")
+
+    def __init__(self, you: int, them: int | None = None, it: int | None = None, this: int | None = None,
+                 vars: dict[str, Any] | None = None, frames: list[dict] | None = None, depth: int = 0):
+        self.you = you
+        self.them = them
+        self.it = it
+        self.this = this
+        self.vars = vars if vars is not None else {}
+        self.frames = frames if frames is not None else [{}]
+        self.did = 0
+        self.depth = depth
+
+    def copy(self, **kw: Any) -> Ctx:
+        c = self.clone()
+        for k, v in kw.items():
+            setattr(c, k, v)
+        return c
+
+    def clone(self) -> Ctx:
+        c = _new_ctx(Ctx)
+        c.you, c.them, c.it, c.this = self.you, self.them, self.it, self.this
+        c.vars, c.frames, c.did, c.depth = self.vars, self.frames, 0, self.depth
+        return c
+
+    def with_them(self, them: int | None) -> Ctx:
+        c = self.clone()
+        c.them = them
+        return c
+
+    def with_it(self, it: int | None) -> Ctx:
+        c = self.clone()
+        c.it = it
+        return c
+
+    def with_you(self, you: int) -> Ctx:
+        c = self.clone()
+        c.you = you
+        return c
+
+
+_new_ctx = object.__new__

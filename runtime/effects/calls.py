@@ -1,0 +1,116 @@
+"""Statements that run other code: script effects (:class:`UserEffect`, :class:`Call`) and
+their block arguments, a card's labelled ability (:class:`Resolve`), and events (:class:`Emit`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.effects.base import Node, to_ir
+from cardscript.runtime.errors import MAX_CALL_DEPTH, RunawayError
+from cardscript.runtime.game import Game
+
+
+class Resolve(Node):
+    """Run a card's labelled ability (e.g. its Defense reward) for a player."""
+
+    __slots__ = ("cards", "label", "players")
+
+    def __init__(self, label: str, cards: Any, players: Any = None):
+        self.label, self.cards, self.players = label, cards, players
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        total = 0
+        who = self.players.players(g, ctx) if self.players is not None else [ctx.you]
+        for c in self.cards.cards(g, ctx):
+            ability = g.d.cards[g.card_type[c]].abilities.get(self.label)
+            if ability is None:
+                continue
+            for p in who:
+                total += 1 + ability.run(g, Ctx(p, it=c, this=c, depth=ctx.depth + 1))
+        return total
+
+
+class Emit(Node):
+    """'emit "EVENT" [for PLAYERS]': fires the rules and triggers listening to the event."""
+
+    __slots__ = ("event", "players")
+
+    def __init__(self, event: str, players: Any = None):
+        self.event, self.players = event, players
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        who = self.players.players(g, ctx) if self.players is not None else [ctx.you]
+        for p in who:
+            g.emit(self.event, p, ctx.it, ctx.this)
+        return 0
+
+
+class Closure(Node):
+    """A block argument: the caller's body and context, run with the callee's 'them'/'it'."""
+
+    __slots__ = ("_ctx", "body")
+
+    def __init__(self, body: Any, ctx: Ctx):
+        self.body, self._ctx = body, ctx
+
+
+class RunBlock(Node):
+    """A block parameter run by its name ('B'), in the caller's context."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        clo: Closure = ctx.vars[self.name]
+        return clo.body.run(g, clo._ctx.copy(them=ctx.them, it=ctx.it))
+
+
+class UserEffect(Node):
+    """An effect defined in script (``effect ...:``). ``body`` is set after lowering so
+    that effects may call each other; ``params`` are (name, kind) pairs."""
+
+    __slots__ = ("body", "name", "params")
+
+    def __init__(self, name: str, params: list[tuple[str, str]]):
+        self.name, self.params, self.body = name, params, None
+
+    def ir(self) -> dict[str, Any]:
+        return {"UserEffect": {"name": self.name, "params": [list(p) for p in self.params], "body": to_ir(self.body)}}
+
+
+class Call(Node):
+    """A call of a script effect. ``args`` are (kind, evaluator) per parameter."""
+
+    __slots__ = ("args", "effect")
+
+    def __init__(self, effect: UserEffect, args: list[tuple[str, Any]]):
+        self.effect, self.args = effect, args
+
+    def ir(self) -> dict[str, Any]:
+        return {"Call": {"effect": self.effect.name, "args": [[k, to_ir(a)] for k, a in self.args]}}
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        if ctx.depth >= MAX_CALL_DEPTH:
+            raise RunawayError(f"effect calls nested deeper than {MAX_CALL_DEPTH} in {self.effect.name!r}",
+                               [*g.chain[-8:], self.effect.name])
+        bound: dict[str, Any] = {}
+        for (name, _kind), (kind, arg) in zip(self.effect.params, self.args, strict=True):
+            if kind == "number":
+                bound[name] = arg.evaluate(g, ctx)
+            elif kind == "players":
+                bound[name] = arg.players(g, ctx)
+            elif kind == "cards":
+                bound[name] = arg.cards(g, ctx)
+            elif kind == "block":
+                bound[name] = Closure(arg, ctx)
+            elif kind == "zone":
+                bound[name] = arg.slots(g, ctx)
+            else:  # type / text
+                bound[name] = arg
+        inner = Ctx(ctx.you, ctx.them, ctx.it, ctx.this, bound, [*ctx.frames, {}], ctx.depth + 1)
+        body = self.effect.body
+        assert body is not None, f"effect {self.effect.name!r} was never lowered"
+        return body.run(g, inner)

@@ -1,0 +1,166 @@
+"""The built-in primitives on cards: move, take, shuffle, flip, reveal, play, roll and
+take control."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.effects.base import Node
+from cardscript.runtime.game import Game
+
+
+class Move(Node):
+    """``move CARDS to ZONE``: onto the top (or the bottom) of the first slot of the zone."""
+
+    __slots__ = ("bottom", "cards", "zone")
+
+    def __init__(self, cards: Any, zone: Any, bottom: bool = False):
+        self.cards, self.zone, self.bottom = cards, zone, bottom
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        cards = self.cards.cards(g, ctx)
+        n = 0
+        zone = self.zone
+        # Only 'its owner's' and 'its home' are about each moved card; any other
+        # destination ('the markers of it') is read once, before 'it' moves on.
+        fixed = zone.owner not in ("owner", "home")
+        if fixed:
+            slots = zone.slots(g, ctx)
+            if not slots:
+                return 0
+            dest = slots[0]
+        for c in cards:
+            if not fixed:
+                slots = zone.slots(g, ctx.with_it(c))
+                if not slots:
+                    continue
+                dest = slots[0]
+            g.move(c, dest, self.bottom)
+            n += 1
+        return n
+
+
+class Take(Node):
+    """``take CARDS into ZONE``: move and become the owner (gaining, in most games)."""
+
+    __slots__ = ("cards", "zone")
+
+    def __init__(self, cards: Any, zone: Any):
+        self.cards, self.zone = cards, zone
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        n = 0
+        fixed = self.zone.owner not in ("owner", "home")
+        dest = self.zone.slots(g, ctx) if fixed else []
+        for c in self.cards.cards(g, ctx):
+            slots = dest if fixed else self.zone.slots(g, ctx.with_it(c))
+            if not slots:
+                continue
+            g.move(c, slots[0])
+            g.owner[c] = ctx.you
+            n += 1
+        return n
+
+
+class Shuffle(Node):
+    """'shuffle ZONE' with the game's one RNG (or as rigged by a scenario)."""
+
+    __slots__ = ("zone",)
+
+    def __init__(self, zone: Any):
+        self.zone = zone
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        for s in self.zone.slots(g, ctx):
+            g.shuffle(s)
+        return 0
+
+
+class Flip(Node):
+    """'flip CARDS': face up becomes face down and back."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        cs = self.cards.cards(g, ctx)
+        for c in cs:
+            g.face_up[c] = not g.face_up[c]
+            if g.logging:
+                g.emit_log({"t": "flip", "card": g.card_name(c), "face_up": g.face_up[c]})
+        return len(cs)
+
+
+class Reveal(Node):
+    """'reveal CARDS': shows the cards (a log entry); nothing moves."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        cs = self.cards.cards(g, ctx)
+        if g.logging and cs:
+            g.emit_log({"t": "reveal", "player": ctx.you, "cards": [g.card_name(c) for c in cs]})
+        return len(cs)
+
+
+class Play(Node):
+    """``play CARDS``: into the player's play zone, recorded as played this turn; its
+    'play' ability resolves fully, then the 'play' event fires."""
+
+    __slots__ = ("cards", "play_zone")
+
+    def __init__(self, cards: Any, play_zone: int):
+        self.cards, self.play_zone = cards, play_zone
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        n = 0
+        for c in self.cards.cards(g, ctx):
+            g.move(c, g.slot(self.play_zone, ctx.you))
+            g.played_turn.append(c)
+            if g.logging:
+                g.emit_log({"t": "play", "player": ctx.you, "card": g.card_name(c)})
+            ability = g.d.cards[g.card_type[c]].abilities.get("play")
+            if ability is not None:
+                ability.run(g, Ctx(ctx.you, it=c, this=c, depth=ctx.depth + 1))
+            g.emit("play", ctx.you, c, c)
+            n += 1
+        return n
+
+
+class Roll(Node):
+    """``roll DICE``: each selected die shows one of its faces at random (or as rigged)."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        n = 0
+        for c in self.cards.cards(g, ctx):
+            if g.d.cards[g.card_type[c]].faces:
+                g.roll(c)
+                n += 1
+        return n
+
+
+class TakeControl(Node):
+    """``take control of C``: until the end of the turn the acting player controls the
+    cards where they are; no card moves and nobody gains it."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        cs = self.cards.cards(g, ctx)
+        for c in cs:
+            g.controller[c] = ctx.you
+        return len(cs)

@@ -1,0 +1,125 @@
+"""Statements that put a decision to a player: 'you may', 'choose', and the free-action
+window (:class:`TakeActions`) with its lazily built option labels and bot values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.decision import Decision
+from cardscript.runtime.effects.base import Node
+from cardscript.runtime.effects.selectors import choose_cards
+from cardscript.runtime.errors import MAX_ACTIONS_PER_TURN
+from cardscript.runtime.game import Game
+
+
+class May(Node):
+    """``you may ...``: a yes/no decision, then the statement."""
+
+    __slots__ = ("prompt", "stmt")
+
+    def __init__(self, stmt: Any, prompt: str):
+        self.stmt, self.prompt = stmt, prompt
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        if not g.yes_no(ctx.you, self.prompt):
+            return 0
+        return self.stmt.run(g, ctx)
+
+
+class Choose(Node):
+    """``choose CARDS: body`` — bind each chosen card to 'it'. ``optional``: may choose none."""
+
+    __slots__ = ("body", "cards", "optional")
+
+    def __init__(self, cards: Any, body: Any, optional: bool):
+        self.cards, self.body, self.optional = cards, body, optional
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        sel = self.cards
+        if sel.quantity == "one" and sel.kind in ("pick", "played", "control", "param"):
+            pool = sel.candidates(g, ctx)
+            if not pool:
+                return 0
+            chosen = choose_cards(g, ctx.you, pool, 0 if self.optional else 1, 1, sel.purpose, sel.prefer, ctx)
+        else:
+            chosen = sel.cards(g, ctx)
+        total = 0
+        for c in chosen:
+            total += 1
+            if self.body is not None:
+                self.body.run(g, ctx.with_it(c))
+        if self.body is None and chosen:
+            ctx.it = chosen[-1]
+        return total
+
+
+class _ActionLabels:
+    """Labels of action options, built only when someone reads them."""
+
+    __slots__ = ("g", "options")
+
+    def __init__(self, g: Game, options: list[Any]):
+        self.g, self.options = g, options
+
+    def __call__(self) -> list[str]:
+        g = self.g
+        return [("end turn" if act is None else act.name if c is None else f"{act.name} {g.card_name(c)}")
+                for act, c in self.options]
+
+
+class _ActionValues:
+    """Values of action options for bots, built only when a bot reads them: the script's
+    ``prefer`` (of the action, or of its choose), else the card's cost, else 0."""
+
+    __slots__ = ("ctx", "g", "options")
+
+    def __init__(self, g: Game, options: list[Any], ctx: Ctx):
+        self.g, self.options, self.ctx = g, options, ctx
+
+    def __call__(self) -> list[int]:
+        g, ctx = self.g, self.ctx
+        out = []
+        saved = ctx.it
+        try:
+            for act, c in self.options:
+                if act is None:
+                    out.append(0)
+                elif c is None:
+                    out.append(act.prefer.evaluate(g, ctx) if act.prefer is not None else 0)
+                elif act.choose.prefer is not None:
+                    sign, expr = act.choose.prefer
+                    ctx.it = c
+                    out.append(sign * expr.evaluate(g, ctx))
+                else:
+                    out.append(int(g.card_attrs[c].get("cost", 0)))
+        finally:
+            ctx.it = saved
+        return out
+
+
+class TakeActions(Node):
+    """The free-action window: offer every legal action plus 'end turn' until the player ends it."""
+
+    __slots__ = ()
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        taken = 0
+        for _ in range(MAX_ACTIONS_PER_TURN):
+            options: list[tuple[Any, int | None]] = []
+            for act in g.d.actions:
+                if act.choose is not None:
+                    for c in act.choose.candidates(g, ctx):
+                        options.append((act, c))
+                elif act.cond is None or act.cond.test(g, ctx):
+                    options.append((act, None))
+            options.append((None, None))
+            pick = g.decide(Decision(ctx.you, "action", options, _ActionLabels(g, options), 1, 1, "action",
+                                     _ActionValues(g, options, ctx)))[0]
+            act, card = options[pick]
+            if act is None:
+                break
+            taken += 1
+            act.body.run(g, ctx.copy(it=card, frames=[{}]))
+            g.check_immediate()
+        return taken

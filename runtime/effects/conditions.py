@@ -1,0 +1,259 @@
+"""Conditions: ``test(g, ctx) -> bool``. Conditions on cards built on :class:`_EveryCard`
+hold when a card is selected and every selected card passes ``holds``."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.effects.base import Node, card_has
+from cardscript.runtime.game import Game
+
+_OPS = {"<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt, "==": operator.eq,
+        "!=": operator.ne}
+
+
+class Compare(Node):
+    """EXPR OP EXPR with == != < <= > >= (texts compare with == and !=)."""
+
+    __slots__ = ("_fn", "comparison", "left", "right")
+
+    def __init__(self, comparison: str, left: Any, right: Any):
+        self.comparison, self.left, self.right = comparison, left, right
+        self._fn = _OPS[comparison]
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return self._fn(self.left.evaluate(g, ctx), self.right.evaluate(g, ctx))
+
+
+class And(Node):
+    """C and C: every condition holds (evaluated left to right, stops at the first false)."""
+
+    __slots__ = ("args",)
+
+    def __init__(self, args: list[Any]):
+        self.args = args
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        for a in self.args:  # noqa: SIM110 - a hot path: a plain loop, no generator per test
+            if not a.test(g, ctx):
+                return False
+        return True
+
+
+class Or(Node):
+    """C or C: some condition holds (stops at the first true)."""
+
+    __slots__ = ("args",)
+
+    def __init__(self, args: list[Any]):
+        self.args = args
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        for a in self.args:  # noqa: SIM110 - a hot path: a plain loop, no generator per test
+            if a.test(g, ctx):
+                return True
+        return False
+
+
+class Not(Node):
+    """not C."""
+
+    __slots__ = ("arg",)
+
+    def __init__(self, arg: Any):
+        self.arg = arg
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return not self.arg.test(g, ctx)
+
+
+class PlayerMarked(Node):
+    """True when every selected player carries the mark (false when none is selected)."""
+
+    __slots__ = ("_them", "mark", "players", "this_turn")
+
+    def __init__(self, players: Any, mark: str, this_turn: bool):
+        self.players, self.mark, self.this_turn = players, mark, this_turn
+        self._them = players.kind == "them" and not players.filters
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        if self._them:
+            p = ctx.them if ctx.them is not None else ctx.you
+            return g.player_marked(ctx, self.mark, p, self.this_turn)
+        ps = self.players.players(g, ctx)
+        return bool(ps) and all(g.player_marked(ctx, self.mark, p, self.this_turn) for p in ps)
+
+
+class CardMarked(Node):
+    """'CARDS is marked "M" [this turn]': every selected card carries the mark."""
+
+    __slots__ = ("_it", "cards", "mark", "this_turn")
+
+    def __init__(self, cards: Any, mark: str, this_turn: bool):
+        self.cards, self.mark, self.this_turn = cards, mark, this_turn
+        self._it = cards.kind == "it"
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        if self._it:
+            return ctx.it is not None and g.card_marked(ctx, self.mark, ctx.it, self.this_turn)
+        cs = self.cards.cards(g, ctx)
+        return bool(cs) and all(g.card_marked(ctx, self.mark, c, self.this_turn) for c in cs)
+
+
+class AnyFoeMarked(Node):
+    """'any foe is marked "M" [this turn]'."""
+
+    __slots__ = ("mark", "this_turn")
+
+    def __init__(self, mark: str, this_turn: bool):
+        self.mark, self.this_turn = mark, this_turn
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return any(g.player_marked(ctx, self.mark, p, self.this_turn) for p in g.foes(ctx.you))
+
+
+class FaceDown(Node):
+    """'CARDS is face down' / 'face up'."""
+
+    __slots__ = ("_it", "cards", "down")
+
+    def __init__(self, cards: Any, down: bool):
+        self.cards, self.down = cards, down
+        self._it = cards.kind == "it"
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        if self._it:
+            return ctx.it is not None and g.face_up[ctx.it] != self.down
+        cs = self.cards.cards(g, ctx)
+        return bool(cs) and all(g.face_up[c] != self.down for c in cs)
+
+
+class Did(Node):
+    """'you do' / 'they don't': the previous statement's result is (is not) above 0."""
+
+    __slots__ = ("negate",)
+
+    def __init__(self, negate: bool):
+        self.negate = negate
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return (ctx.did > 0) != self.negate
+
+
+class ZoneEmpty(Node):
+    """'ZONE is empty'."""
+
+    __slots__ = ("zone",)
+
+    def __init__(self, zone: Any):
+        self.zone = zone
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return all(not g.slots[s] for s in self.zone.slots(g, ctx))
+
+
+class _EveryCard(Node):
+    """A condition on cards: true when there is a selected card and every one passes ``holds``."""
+
+    __slots__ = ()
+
+    def __init__(self, cards: Any):
+        self.cards = cards  # type: ignore[misc]  # subclasses declare the slot
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        cs = self.cards.cards(g, ctx)
+        return bool(cs) and all(self.holds(g, ctx, c) for c in cs)
+
+    def holds(self, g: Game, ctx: Ctx, card: int) -> bool:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class HasWord(_EveryCard):
+    """A card 'has' a type, a keyword, or an ability label."""
+
+    __slots__ = ("cards", "words")
+
+    def __init__(self, cards: Any, words: tuple[str, ...]):
+        self.cards, self.words = cards, words
+
+    def holds(self, g: Game, ctx: Ctx, card: int) -> bool:
+        return card_has(g, card, self.words)
+
+
+class Showing(_EveryCard):
+    """Every selected die shows the face ('it is showing "bat"')."""
+
+    __slots__ = ("cards", "face")
+
+    def __init__(self, cards: Any, face: str):
+        self.cards, self.face = cards, face
+
+    def holds(self, g: Game, ctx: Ctx, card: int) -> bool:
+        return g.face_value[card] == self.face
+
+
+class Owned(_EveryCard):
+    """Every selected card belongs to the acting player ('it is yours')."""
+
+    __slots__ = ("cards",)
+
+    def holds(self, g: Game, ctx: Ctx, card: int) -> bool:
+        return g.owner[card] == ctx.you
+
+
+class HasHome(_EveryCard):
+    """'CARDS has a home': every selected card has a home zone to return to."""
+
+    __slots__ = ("cards",)
+
+    def holds(self, g: Game, ctx: Ctx, card: int) -> bool:
+        return g.d.cards[g.card_type[card]].home >= 0
+
+
+class Emitted(Node):
+    """The event was emitted (for the players, if given) since the counts were last reset."""
+
+    __slots__ = ("event", "players")
+
+    def __init__(self, event: str, players: Any = None):
+        self.event, self.players = event, players
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        if self.players is None:
+            return any(k[0] == self.event for k in g.event_counts)
+        return all(g.event_counts.get((self.event, p), 0) > 0 for p in self.players.players(g, ctx))
+
+
+class IsOver(Node):
+    """The game has ended."""
+
+    __slots__ = ()
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return g.over is not None
+
+
+class OutcomeIs(Node):
+    """'outcome is "TEXT"': the scored game's co-operative outcome."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return g.outcome == self.text
+
+
+class WinnerIs(Node):
+    """'winner is PLAYERS': the scored game's winners are exactly these players."""
+
+    __slots__ = ("players",)
+
+    def __init__(self, players: Any):
+        self.players = players
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return sorted(self.players.players(g, ctx)) == sorted(g.winners)

@@ -1,0 +1,201 @@
+"""Expressions: ``evaluate(g, ctx) -> int`` (a text for :class:`Text`, a name or face for
+:class:`AttrOf`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.effects.base import Node, whose
+from cardscript.runtime.game import Game
+
+
+class Const(Node):
+    """A number written in the script."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: int):
+        self.value = value
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        return self.value
+
+
+class Text(Node):
+    """A quoted text compared in a condition ('name of it != "Rare Card"')."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def evaluate(self, g: Game, ctx: Ctx) -> str:
+        return self.text
+
+
+class Var(Node):
+    """A number parameter or a 'let' value."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        return ctx.vars[self.name]
+
+
+class Arith(Node):
+    """E + E, E - E, E * E."""
+
+    __slots__ = ("left", "operator", "right")
+
+    def __init__(self, operator: str, left: Any, right: Any):
+        self.operator, self.left, self.right = operator, left, right
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        a, b = self.left.evaluate(g, ctx), self.right.evaluate(g, ctx)
+        o = self.operator
+        return a + b if o == "+" else a - b if o == "-" else a * b
+
+
+class CountCards(Node):
+    """'count CARDS': how many cards the selector selects."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        return len(self.cards.cards(g, ctx))
+
+
+class CountSeats(Node):
+    """'count players': the number of seats."""
+
+    __slots__ = ()
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        return g.n
+
+
+class CountTypes(Node):
+    """Distinct declared card types among the selected cards."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        seen: set[str] = set()
+        for c in self.cards.cards(g, ctx):
+            seen |= g.d.cards[g.card_type[c]].types
+        return len(seen)
+
+
+class SumAttr(Node):
+    """'sum of ATTR of CARDS'."""
+
+    __slots__ = ("attr", "cards")
+
+    def __init__(self, attr: str, cards: Any):
+        self.attr, self.cards = attr, cards
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        return sum(int(g.card_attrs[c].get(self.attr, 0)) for c in self.cards.cards(g, ctx))
+
+
+class AttrOf(Node):
+    """An attribute of the first selected card; 0 (or '') when there is none."""
+
+    __slots__ = ("_it", "attr", "card")
+
+    def __init__(self, attr: str, card: Any):
+        self.attr, self.card = attr, card
+        self._it = card.kind == "it" and attr != "name"
+
+    def evaluate(self, g: Game, ctx: Ctx) -> Any:
+        if self._it:
+            return g.card_attrs[ctx.it].get(self.attr, 0) if ctx.it is not None else 0
+        cards = self.card.cards(g, ctx)
+        if not cards:
+            return 0
+        if self.attr == "name":
+            return g.card_name(cards[0])
+        if self.attr == "face":
+            return g.face_value[cards[0]] or ""
+        return g.card_attrs[cards[0]].get(self.attr, 0)
+
+
+class CounterValue(Node):
+    """owner: you | them | shared; 'seat' is the 1-based seat number."""
+
+    __slots__ = ("counter", "owner")
+
+    def __init__(self, owner: str, counter: int):
+        self.owner, self.counter = owner, counter
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        p = whose(self.owner, ctx)
+        if self.counter == -1:  # seat
+            return p + 1
+        return g.get(self.counter, p)
+
+
+class HighestAttr(Node):
+    """The highest (or lowest) value of an attribute among the selected cards (0 for none)."""
+
+    __slots__ = ("attr", "cards", "lowest")
+
+    def __init__(self, attr: str, cards: Any, lowest: bool = False):
+        self.attr, self.cards, self.lowest = attr, cards, lowest
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        vals = [int(g.card_attrs[c].get(self.attr, 0)) for c in self.cards.cards(g, ctx)]
+        if not vals:
+            return 0
+        return min(vals) if self.lowest else max(vals)
+
+
+class MinMax(Node):
+    """'max(E, E)' and 'min(E, E)'."""
+
+    __slots__ = ("left", "op", "right")
+
+    def __init__(self, op: str, left: Any, right: Any):
+        self.op, self.left, self.right = op, left, right
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        a, b = self.left.evaluate(g, ctx), self.right.evaluate(g, ctx)
+        return max(a, b) if self.op == "max" else min(a, b)
+
+
+class CardCounter(Node):
+    """A per-card counter of the first selected card ('damage of it'); 0 when none."""
+
+    __slots__ = ("cards", "counter")
+
+    def __init__(self, counter: int, cards: Any):
+        self.counter, self.cards = counter, cards
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        cs = self.cards.cards(g, ctx)
+        return g.get(self.counter, cs[0]) if cs else 0
+
+
+class Highest(Node):
+    """'highest|lowest EXPR among PLAYERS': the extreme value with each player as 'them'."""
+
+    __slots__ = ("expr", "lowest", "players")
+
+    def __init__(self, expr: Any, players: Any, lowest: bool = False):
+        self.expr, self.players, self.lowest = expr, players, lowest
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        vals = [self.expr.evaluate(g, ctx.with_them(p)) for p in self.players.players(g, ctx)]
+        if not vals:
+            return 0
+        return min(vals) if self.lowest else max(vals)

@@ -1,0 +1,145 @@
+"""Statements that order the others: blocks, conditionals, loops, acting as another
+player, 'let' and ending the game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.effects.base import Node
+from cardscript.runtime.errors import MAX_REPEAT, GameOver, RunawayError
+from cardscript.runtime.game import Game
+
+
+class Seq(Node):
+    """A block: runs its statements in order; each one's result becomes 'did' for the next."""
+
+    __slots__ = ("stmts",)
+
+    def __init__(self, stmts: list[Any]):
+        self.stmts = stmts
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        total = 0
+        for s in self.stmts:
+            r = s.run(g, ctx)
+            ctx.did = r
+            total += r
+        return total
+
+
+class Nothing(Node):
+    """'nothing': does nothing (result 0)."""
+
+    __slots__ = ()
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        return 0
+
+
+class If(Node):
+    """'if C: ... otherwise: ...'."""
+
+    __slots__ = ("cond", "otherwise", "then")
+
+    def __init__(self, cond: Any, then: Any, otherwise: Any = None):
+        self.cond, self.then, self.otherwise = cond, then, otherwise
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        if self.cond.test(g, ctx):
+            return self.then.run(g, ctx)
+        if self.otherwise is not None:
+            return self.otherwise.run(g, ctx)
+        return 0
+
+
+class ForPlayers(Node):
+    """'for each foe|player [in P] [marked ...]: ...' with each player bound to 'them'."""
+
+    __slots__ = ("body", "players")
+
+    def __init__(self, players: Any, body: Any):
+        self.players, self.body = players, body
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        total = 0
+        for p in self.players.players(g, ctx):
+            total += self.body.run(g, ctx.with_them(p))
+        return total
+
+
+class ForCards(Node):
+    """'for each card ...: ...' with each card bound to 'it'."""
+
+    __slots__ = ("body", "cards")
+
+    def __init__(self, cards: Any, body: Any):
+        self.cards, self.body = cards, body
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        total = 0
+        for c in self.cards.cards(g, ctx):
+            total += self.body.run(g, ctx.with_it(c))
+        return total
+
+
+class Repeat(Node):
+    """'repeat N: ...' (bounded: at most 1000 times)."""
+
+    __slots__ = ("body", "times")
+
+    def __init__(self, times: Any, body: Any):
+        self.times, self.body = times, body
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        n = self.times.evaluate(g, ctx)
+        if n > MAX_REPEAT:
+            raise RunawayError(f"repeat {n} times is more than the bound {MAX_REPEAT}", g.chain[-8:])
+        total = 0
+        for _ in range(max(0, n)):
+            total += self.body.run(g, ctx)
+        return total
+
+
+class AsPlayers(Node):
+    """``they ...`` / ``each foe ...``: run a statement with each selected player as 'you'."""
+
+    __slots__ = ("players", "stmt")
+
+    def __init__(self, players: Any, stmt: Any):
+        self.players, self.stmt = players, stmt
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        total = 0
+        for p in self.players.players(g, ctx):
+            inner = ctx.with_you(p)
+            total += self.stmt.run(g, inner)
+            # what the statement bound ('they choose a card ...') stays bound for the next one
+            ctx.it = inner.it
+        return total
+
+
+class Let(Node):
+    """'let X = EXPR': a number named for the rest of the block."""
+
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: str, value: Any):
+        self.name, self.value = name, value
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        ctx.vars = dict(ctx.vars)
+        ctx.vars[self.name] = self.value.evaluate(g, ctx)
+        return 0
+
+
+class EndGame(Node):
+    """'end game "REASON"': the game ends at once."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        raise GameOver(self.reason or "the game ended")

@@ -1,0 +1,238 @@
+"""Selectors: zone references (``slots(g, ctx)``), players (``players(g, ctx)``) and
+cards (``cards(g, ctx)``), and :func:`choose_cards`, which asks a player to pick cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.decision import Decision
+from cardscript.runtime.effects.base import Node, card_has
+from cardscript.runtime.game import Game
+
+
+# ====================================================================== zones
+class ZoneRef(Node):
+    """owner: you | them | shared | owner (of the bound card) | home (of the bound card) | of
+    (``players`` selects whose) | card (a per-card zone; ``players`` holds the card selector)."""
+
+    __slots__ = ("owner", "players", "zone")
+
+    def __init__(self, owner: str, zone: int, players: Any = None):
+        self.owner, self.zone, self.players = owner, zone, players
+
+    def slots(self, g: Game, ctx: Ctx) -> list[int]:
+        o = self.owner
+        if o == "shared":
+            return [g.zone_base[self.zone]]
+        if o == "you":
+            return [g.zone_base[self.zone] + ctx.you]
+        if o == "them":
+            return [g.zone_base[self.zone] + (ctx.them if ctx.them is not None else ctx.you)]
+        if o == "of":
+            return [g.slot(self.zone, p) for p in self.players.players(g, ctx)]
+        if o == "card":
+            return [g.zone_base[self.zone] + c for c in self.players.cards(g, ctx)]
+        card = ctx.it
+        if card is None:
+            return []
+        if o == "owner":
+            owner = g.owner[card]
+            return [g.slot(self.zone, owner if owner >= 0 else ctx.you)]
+        home = g.d.cards[g.card_type[card]].home
+        return [g.slot(home, ctx.you)] if home >= 0 else []
+
+
+class ZoneParam(Node):
+    """A {Z: zone} parameter: the slots the caller's zone reference named."""
+
+    __slots__ = ("name", "owner")
+
+    def __init__(self, name: str):
+        self.name, self.owner = name, "param"
+
+    def slots(self, g: Game, ctx: Ctx) -> list[int]:
+        return list(ctx.vars[self.name])
+
+
+# ====================================================================== players
+class Players(Node):
+    """kind: you | them | target foe | each foe | each player | left | right | param | foe in.
+    filters: (mark, this_turn, negate) triples."""
+
+    __slots__ = ("filters", "kind", "param")
+
+    def __init__(self, kind: str, param: str = "", filters: tuple = ()):
+        self.kind, self.param, self.filters = kind, param, filters
+
+    def players(self, g: Game, ctx: Ctx) -> list[int]:
+        k = self.kind
+        if k == "you":
+            out = [ctx.you]
+        elif k == "them":
+            out = [ctx.them if ctx.them is not None else ctx.you]
+        elif k == "each foe":
+            out = g.foes(ctx.you)
+        elif k == "each player":
+            out = g.everyone()
+        elif k == "target foe":
+            foes = g.foes(ctx.you)
+            if len(foes) <= 1:
+                out = foes
+            else:
+                pick = g.decide(Decision(ctx.you, "player", foes, [f"P{f + 1}" for f in foes], 1, 1, "target"))
+                out = [foes[pick[0]]]
+        elif k == "left":
+            out = [(ctx.you + 1) % g.n]
+        elif k == "right":
+            out = [(ctx.you - 1) % g.n]
+        else:  # param / foe in
+            out = list(ctx.vars[self.param])
+        for mark, this_turn, negate in self.filters:
+            out = [p for p in out if g.player_marked(ctx, mark, p, this_turn) != negate]
+        return out
+
+
+# ====================================================================== cards
+class Cards(Node):
+    """A card selector.
+
+    kind: this | it | top | bottom | pick | param | played.
+    quantity (pick): one | up to | random | random n | all | each | n.
+    zones: ZoneRefs; types: required types (any of); name: a card name;
+    filters: (kind, data) pairs — ('has', words), ('has_not', words), ('where', cond),
+    ('has_param', name); chooser decides for 'one' and 'up to'.
+    """
+
+    __slots__ = (
+        "_choice",
+        "count",
+        "filters",
+        "kind",
+        "name",
+        "param",
+        "prefer",
+        "purpose",
+        "quantity",
+        "types",
+        "zones",
+    )
+
+    def __init__(self, kind: str, quantity: str = "", count: Any = None, zones: tuple = (), types: tuple = (),
+                 name: str = "", filters: tuple = (), param: str = "", purpose: str = "", prefer: Any = None):
+        self.kind, self.quantity, self.count, self.zones = kind, quantity, count, zones
+        self.types, self.name, self.filters, self.param, self.purpose = types, name, filters, param, purpose
+        self.prefer = prefer  # (sign, expression): what a bot should pick first; not a rule
+        self._choice = quantity in ("one", "up to", "random", "random n")
+
+    def candidates(self, g: Game, ctx: Ctx) -> list[int]:
+        k = self.kind
+        if k == "param":
+            pool = list(ctx.vars[self.param])
+        elif k == "played":
+            pool = list(reversed(g.played_turn))
+        elif k == "control":
+            # Cards you control: your play zone, and cards you took control of this turn.
+            pool = [c for z in g.d.zones if z.play_zone for c in reversed(g.slots[g.slot(z.index, ctx.you)])]
+            pool += [c for c, p in g.controller.items() if p == ctx.you and c not in pool]
+        else:
+            pool = []
+            for zr in self.zones:
+                for s in zr.slots(g, ctx):
+                    # A stack offers only its top card to a choice; 'all' and 'N cards' see it whole.
+                    pool.extend(reversed(g.visible(s) if self._choice else g.slots[s]))
+        if self.name:
+            pool = [c for c in pool if g.card_name(c) == self.name]
+        if self.types:
+            pool = [c for c in pool if card_has(g, c, self.types)]
+        for fk, data in self.filters:
+            if fk == "has":
+                pool = [c for c in pool if card_has(g, c, data)]
+            elif fk == "has_not":
+                pool = [c for c in pool if not card_has(g, c, data)]
+            elif fk == "has_param":
+                words = (ctx.vars[data],)
+                pool = [c for c in pool if card_has(g, c, words)]
+            else:
+                # Conditions do not keep the context: bind 'it' in place and restore.
+                keep = []
+                saved = ctx.it
+                try:
+                    for c in pool:
+                        ctx.it = c
+                        if data.test(g, ctx):
+                            keep.append(c)
+                finally:
+                    ctx.it = saved
+                pool = keep
+        return pool
+
+    def cards(self, g: Game, ctx: Ctx) -> list[int]:
+        k = self.kind
+        if k == "it":
+            return [ctx.it] if ctx.it is not None else []
+        if k == "this":
+            return [ctx.this] if ctx.this is not None else []
+        if k in ("top", "bottom"):
+            n = self.count.evaluate(g, ctx)
+            out: list[int] = []
+            for zr in self.zones:
+                for s in zr.slots(g, ctx):
+                    g.ensure(s, n)
+                    cards = g.slots[s]
+                    out.extend(reversed(cards[-n:]) if k == "top" else cards[:n])
+            return out
+        pool = self.candidates(g, ctx)
+        q = self.quantity
+        if q in ("all", "each", ""):
+            return pool
+        if q == "n":
+            return pool[: self.count.evaluate(g, ctx)]
+        if q == "random":
+            return g.pick_random(pool, 1) if pool else []
+        if q == "random n":
+            n = min(self.count.evaluate(g, ctx), len(pool))
+            return g.pick_random(pool, n) if n else []
+        if not pool:
+            return []
+        high = 1 if q == "one" else min(self.count.evaluate(g, ctx), len(pool))
+        low = 1 if q == "one" else 0
+        return choose_cards(g, ctx.you, pool, low, high, self.purpose, self.prefer, ctx)
+
+
+def choose_cards(g: Game, player: int, pool: list[int], low: int, high: int, purpose: str,
+                 prefer: Any = None, ctx: Ctx | None = None) -> list[int]:
+    """Ask ``player`` to pick between low and high of ``pool``.
+
+    ``prefer`` — (sign, expression) from the script's ``prefer highest|lowest EXPR`` — gives
+    each option a value for bots (higher is better; the purpose becomes "prefer").
+    Without it the value is the card's "cost" attribute, read by purpose.
+    """
+    if low == len(pool) == high:
+        return list(pool)
+
+    def labels() -> list[str]:
+        return [g.card_name(c) for c in pool]
+
+    if prefer is not None and ctx is not None:
+        sign, expr = prefer
+        bound = ctx
+
+        def values() -> list[int]:
+            saved = bound.it
+            try:
+                out = []
+                for c in pool:
+                    bound.it = c
+                    out.append(sign * expr.evaluate(g, bound))
+                return out
+            finally:
+                bound.it = saved
+
+        purpose = "prefer"
+    else:
+        def values() -> list[int]:
+            return [int(g.card_attrs[c].get("cost", 0)) for c in pool]
+
+    picks = g.decide(Decision(player, "card", pool, labels, low, high, purpose, values))
+    return [pool[i] for i in picks]

@@ -1,0 +1,30 @@
+"""The state of one game and the operations effects use, as one :class:`Game` built
+from parts that each have one job:
+
+* :mod:`.state` — the layout of cards, zone slots and counter values, turn memory, names, the log;
+* :mod:`.zones` — moving cards, refilling zones, shuffles, rolls and random picks;
+* :mod:`.counters` — reading and changing counters;
+* :mod:`.marks` — seat order and marks on players and cards;
+* :mod:`.decisions` — asking a player's agent;
+* :mod:`.events` — events, triggers and the start of a turn.
+"""
+
+from __future__ import annotations
+
+from cardscript.runtime.game.counters import CounterOps
+from cardscript.runtime.game.decisions import DecisionOps
+from cardscript.runtime.game.events import EventOps
+from cardscript.runtime.game.marks import MarkOps
+from cardscript.runtime.game.state import GameState
+from cardscript.runtime.game.zones import ZoneOps
+
+__all__ = ["Game", "GameState"]
+
+
+class Game(ZoneOps, CounterOps, MarkOps, DecisionOps, EventOps):
+    """The state of one game and the operations effects use.
+
+    Cards are numbered 0..N-1; ``loc[card]`` is the zone slot holding it and every
+    slot is an ordered list whose end is the top. Slots: zone ``z`` for seat ``p`` is
+    ``zone_base[z] + p`` (per-player zones) or ``zone_base[z]`` (shared zones).
+    """

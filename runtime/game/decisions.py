@@ -1,0 +1,38 @@
+"""Asking a player: the agent answers a :class:`~cardscript.runtime.decision.Decision`,
+the game checks the answer and logs it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from cardscript.runtime.decision import Decision
+from cardscript.runtime.errors import InvalidDecision
+from cardscript.runtime.game.state import GameState
+
+if TYPE_CHECKING:
+    from cardscript.runtime.game import Game
+
+
+class DecisionOps(GameState):
+    """Decisions (part of :class:`~cardscript.runtime.game.Game`)."""
+
+    def decide(self, decision: Decision) -> list[int]:
+        """Ask the player's agent; validate and log the answer."""
+        self.decisions += 1
+        agent = self.agents[decision.player]
+        picks = list(agent.choose(cast("Game", self), decision))  # DecisionOps is only ever part of a Game
+        n = len(decision.options)
+        if not (decision.low <= len(picks) <= decision.high) or len(set(picks)) != len(picks) or \
+                any(not (0 <= i < n) for i in picks):
+            raise InvalidDecision(
+                f"{agent.name} answered {picks} to a {decision.kind} decision of P{decision.player + 1} "
+                f"with {n} options, needing {decision.low}..{decision.high} picks: {decision.labels}")
+        if self.logging:
+            self.emit_log({"t": "decision", "player": decision.player, "kind": decision.kind,
+                           "purpose": decision.purpose, "options": decision.labels, "chose": picks})
+        return picks
+
+    def yes_no(self, player: int, prompt: str) -> bool:
+        picks = self.decide(Decision(player, "yes/no", [False, True], ["no", "yes"], 1, 1, prompt))
+        return picks[0] == 1
+

@@ -1,0 +1,77 @@
+"""Events and triggers: dispatching an event to the rules and to the triggers of
+cards, the bound on trigger chains, and the turn memory reset at each new turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.definition import TriggerDef
+from cardscript.runtime.errors import MAX_TRIGGER_DEPTH, GameOver, RunawayError
+from cardscript.runtime.game.state import GameState
+
+
+class EventOps(GameState):
+    """Events, triggers and turns (part of :class:`~cardscript.runtime.game.Game`)."""
+
+    def emit(self, name: str, player: int, it: int | None, source: int | None) -> None:
+        """Dispatch an event: rules first, then triggers of cards in the player's active zones."""
+        key = (name, player)
+        self.event_counts[key] = self.event_counts.get(key, 0) + 1
+        if self.logging:
+            entry: dict[str, Any] = {"t": "event", "event": name, "player": player}
+            if it is not None:
+                entry["card"] = self.card_name(it)
+            self.emit_log(entry)
+        if self.trigger_depth >= MAX_TRIGGER_DEPTH:
+            raise RunawayError(f"trigger chain deeper than {MAX_TRIGGER_DEPTH} at event {name!r}", self.chain[-8:])
+        for trig in self.d.rules.get(name, ()):
+            self._fire(trig, -1, player, it)
+        if it is not None and name in self.self_events:
+            for trig in self.d.cards[self.card_type[it]].triggers:
+                if trig.of_this_card and trig.event == name:
+                    self._fire(trig, it, player, it)
+        if name not in self.trigger_events:
+            return
+        for z in self.active_zones:
+            slot = self.zone_base[z.index] + (player if z.per_player else 0)
+            for card in list(self.slots[slot]):
+                for trig in self.d.cards[self.card_type[card]].triggers:
+                    if trig.event == name and not trig.of_this_card:
+                        self._fire(trig, card, player, it)
+
+    def _fire(self, trig: TriggerDef, card: int, player: int, it: int | None) -> None:
+        if trig.your_turn and player != self.active:
+            return
+        if trig.first_time:
+            key = (trig.uid, card)
+            if key in self.fired:
+                return
+            self.fired.add(key)
+        self.trigger_depth += 1
+        who = self.card_name(card) if card >= 0 else "rule"
+        self.chain.append(f"{who} on {trig.event!r} ({trig.source})" if trig.source else f"{who} on {trig.event!r}")
+        try:
+            trig.body.run(self, Ctx(player, it=it, this=card if card >= 0 else None))
+        finally:
+            self.trigger_depth -= 1
+            self.chain.pop()
+
+    # ------------------------------------------------------------ turn memory
+    def check_immediate(self) -> None:
+        """End the game now if an 'immediately' end condition holds."""
+        for cond in self.d.end_conditions:
+            if cond.timing == "immediately" and cond.cond.test(self, Ctx(self.active)):
+                raise GameOver(cond.reason)
+
+    def new_turn(self, player: int) -> None:
+        self.active = player
+        self.turn += 1
+        self.event_counts.clear()
+        self.controller.clear()
+        self.turn_pmarks.clear()
+        self.turn_cmarks.clear()
+        self.fired.clear()
+        self.played_turn.clear()
+        self.emit_log({"t": "turn", "turn": self.turn, "player": player})
+

@@ -1,0 +1,47 @@
+"""Players in seat order, and the marks put on players and cards (for the turn, or
+local to an effect's frames)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.game.state import GameState
+
+
+class MarkOps(GameState):
+    """Seat order and marks (part of :class:`~cardscript.runtime.game.Game`)."""
+
+    def foes(self, you: int) -> list[int]:
+        """Foes clockwise, starting with the player to your left."""
+        return [(you + i) % self.n for i in range(1, self.n)]
+
+    def everyone(self) -> list[int]:
+        """All players clockwise starting with the active player."""
+        return [(self.active + i) % self.n for i in range(self.n)]
+
+    # ------------------------------------------------------------ marks
+    def mark_player(self, ctx: Ctx, name: str, player: int, this_turn: bool, on: bool = True) -> None:
+        table: dict[Any, set[int]] = self.turn_pmarks if this_turn else ctx.frames[-1]
+        key: Any = name if this_turn else ("p", name)
+        s = table.setdefault(key, set())
+        (s.add if on else s.discard)(player)
+
+    def mark_card(self, ctx: Ctx, name: str, card: int, this_turn: bool, on: bool = True) -> None:
+        table: dict[Any, set[int]] = self.turn_cmarks if this_turn else ctx.frames[-1]
+        key: Any = name if this_turn else ("c", name)
+        s = table.setdefault(key, set())
+        (s.add if on else s.discard)(card)
+
+    def player_marked(self, ctx: Ctx, name: str, player: int, this_turn: bool) -> bool:
+        if this_turn:
+            return player in self.turn_pmarks.get(name, ())
+        key = ("p", name)
+        return any(player in f.get(key, ()) for f in ctx.frames)
+
+    def card_marked(self, ctx: Ctx, name: str, card: int, this_turn: bool) -> bool:
+        if this_turn:
+            return card in self.turn_cmarks.get(name, ())
+        key = ("c", name)
+        return any(card in f.get(key, ()) for f in ctx.frames)
+

@@ -1,0 +1,109 @@
+"""Cards in zones: moving them, refilling empty zones, and the random outcomes
+(shuffles, die rolls, random picks) with the game's one RNG or as a scenario rigged them."""
+
+from __future__ import annotations
+
+from cardscript.runtime.errors import RigError
+from cardscript.runtime.game.state import GameState
+
+
+class ZoneOps(GameState):
+    """What the game does with cards in zones (part of :class:`~cardscript.runtime.game.Game`)."""
+
+    def visible(self, slot: int) -> list[int]:
+        """Cards a selector sees in a slot: all of them, or only the top of a stack."""
+        cards = self.slots[slot]
+        if self.d.zones[self.slot_zone[slot]].stack:
+            return cards[-1:]
+        return cards
+
+    def ensure(self, slot: int, count: int) -> None:
+        """Refill an empty zone from its ``refill_from`` zone when cards must be taken
+        from it (DC rulebooks, "Shuffling Your Deck")."""
+        cards = self.slots[slot]
+        if len(cards) >= count:
+            return
+        z = self.d.zones[self.slot_zone[slot]]
+        if z.refill_from < 0 or cards:
+            return
+        src = self.slot(z.refill_from, self.slot_owner[slot])
+        if not self.slots[src]:
+            return
+        for c in list(self.slots[src]):
+            self.move(c, slot)
+        self.shuffle(slot)
+        self.emit_log({"t": "refill", "zone": self.slot_name(slot)})
+
+    def move(self, card: int, slot: int, bottom: bool = False) -> None:
+        old = self.loc[card]
+        self.slots[old].remove(card)
+        if bottom:
+            self.slots[slot].insert(0, card)
+        else:
+            self.slots[slot].append(card)
+        self.loc[card] = slot
+        # A card in a player's zone is theirs unless it already belongs to someone (a foe's
+        # card you play stays theirs); a card in a shared zone belongs to nobody.
+        if self.slot_owner[slot] >= 0:
+            if self.owner[card] < 0:
+                self.owner[card] = self.slot_owner[slot]
+        elif self.slot_card[slot] < 0:
+            self.owner[card] = -1
+        # Control taken of a card ends when the card moves.
+        if self.controller:
+            self.controller.pop(card, None)
+        self.face_up[card] = not self.d.zones[self.slot_zone[slot]].face_down
+        if self.logging:
+            self.emit_log({"t": "move", "card": self.card_name(card), "id": card,
+                           "from": self.slot_name(old), "to": self.slot_name(slot)})
+
+    def shuffle(self, slot: int) -> None:
+        cards = self.slots[slot]
+        self.rng.shuffle(cards)
+        if self.rigged and self.rigged[0][0] == "shuffle":
+            names = self.rigged.pop(0)[1]
+            top: list[int] = []
+            for name in names:
+                c = next((c for c in reversed(cards) if self.card_name(c) == name and c not in top), None)
+                if c is None:
+                    raise RigError(f"no {name!r} left to put on top of {self.slot_name(slot)}")
+                top.append(c)
+            cards[:] = [c for c in cards if c not in top] + top[::-1]
+
+    def roll(self, die: int) -> str:
+        """Roll one die: a random face (or the next rigged one). Returns the face."""
+        faces = self.d.cards[self.card_type[die]].faces
+        if self.rigged and self.rigged[0][0] == "roll":
+            wanted = self.rigged[0][1]
+            face = wanted.pop(0)
+            if not wanted:
+                self.rigged.pop(0)
+            if face not in faces:
+                raise RigError(f"{self.card_name(die)} has no face {face!r}: its faces are {list(faces)}")
+        else:
+            face = self.rng.choice(faces)
+        self.face_value[die] = face
+        if self.logging:
+            self.emit_log({"t": "roll", "die": self.card_name(die), "id": die, "face": face})
+        return face
+
+    def pick_random(self, pool: list[int], n: int) -> list[int]:
+        """``n`` distinct cards of ``pool`` at random (or as rigged by a scenario)."""
+        if self.rigged and self.rigged[0][0] == "random":
+            answers = self.rigged[0][1]
+            out: list[int] = []
+            while len(out) < n and answers:
+                a = answers.pop(0)
+                left = [c for c in pool if c not in out]
+                c = left[a] if isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(left) else \
+                    next((c for c in left if self.card_name(c) == a), None)
+                if c is None:
+                    raise RigError(f"{a!r} is not among {[self.card_name(c) for c in left]}")
+                out.append(c)
+            if not answers:
+                self.rigged.pop(0)
+            return out
+        if n == 1:
+            return [self.rng.choice(pool)]
+        return self.rng.sample(pool, n)
+
