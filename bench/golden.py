@@ -1,0 +1,84 @@
+"""The golden set: hashes of the full event logs of the built-in games, to prove that a
+speed or refactoring commit changes no game (issue 11, "Parity first").
+
+Every built-in game, alone and with each of its variants (Injustice's ``mixing`` with
+Justice League Dark mixed in), at every player count from 1 to 4 that the game allows and at its maximum,
+with random, greedy and mixed bots, over two seeds. ``tests/test_golden.py`` replays
+them all and compares; a rule fix that changes games re-baselines in its own commit::
+
+    python bench/golden.py --update      # rewrite tests/golden/log_hashes.json
+    python bench/golden.py               # compare, print the configurations that differ
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import cardscript
+from cardscript.dsl.front.variants import list_variants
+
+GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden" / "log_hashes.json"
+GAMES = ("injustice", "justice-league-dark", "hero-dice-batman")
+BOTS = ("random", "greedy", "greedy,random")
+SEEDS = (1, 2)
+MIX = {"mixing": ["justice-league-dark"]}
+
+
+def configurations() -> Iterator[tuple[str, str, list[str]]]:
+    """(key prefix, game, variant names) for each game alone and with each variant."""
+    for game in GAMES:
+        yield f"{game}", game, []
+        for v in list_variants(game):
+            yield f"{game}+{v.key}", game, [v.key]
+
+
+def log_hash(log: list[dict]) -> str:
+    """sha256 of the log as JSON lines (the bytes ``play --log`` writes), 16 hex digits."""
+    h = hashlib.sha256()
+    for entry in log:
+        h.update(json.dumps(entry, sort_keys=True, separators=(",", ":")).encode())
+        h.update(b"\n")
+    return h.hexdigest()[:16]
+
+
+def compute() -> dict[str, str]:
+    """Every configuration's log hash, keyed ``game[+variant]/Np/bots/seed``."""
+    out: dict[str, str] = {}
+    for key, game, variants in configurations():
+        mix = MIX.get(variants[0], []) if variants else []
+        definition = cardscript.compile_game(game, variants=variants, mix=mix)
+        lo, hi = definition.players
+        counts = [*range(lo, min(hi, 4) + 1), *([hi] if hi > 4 else [])]  # and the most a variant allows
+        for players in counts:
+            for bots in BOTS:
+                for seed in SEEDS:
+                    result = cardscript.play_game(definition, players=players, agents=bots.split(","), seed=seed)
+                    out[f"{key}/{players}p/{bots}/{seed}"] = log_hash(result.log)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--update", action="store_true", help="rewrite the golden file")
+    args = ap.parse_args()
+    now = compute()
+    if args.update:
+        GOLDEN.parent.mkdir(exist_ok=True)
+        GOLDEN.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {len(now)} hashes to {GOLDEN}")
+        return 0
+    old = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    diff = sorted(k for k in old.keys() | now.keys() if old.get(k) != now.get(k))
+    for k in diff:
+        print(f"differs: {k}  {old.get(k)} -> {now.get(k)}")
+    print(f"{len(now) - len(diff)} of {len(now)} identical")
+    return 1 if diff else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
