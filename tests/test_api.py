@@ -79,16 +79,83 @@ def test_play_games_are_the_seeds_in_order() -> None:
     assert [(r.scores, r.turns, r.outcome) for r in many] == [(r.scores, r.turns, r.outcome) for r in one_by_one]
 
 
-def test_bad_arguments_are_value_errors() -> None:
+def test_bad_arguments_are_type_or_value_errors_before_any_game() -> None:
     game = cardscript.compile_game("injustice")
     with pytest.raises(ValueError, match="2 to"):
         cardscript.play_game(game, players=9)
+    with pytest.raises(TypeError, match="int"):
+        cardscript.play_game(game, players="3")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown bot"):
         cardscript.play_game(game, players=2, agents=["clever"])
-    with pytest.raises(ValueError, match="Agent objects"):
+    with pytest.raises(ValueError, match="empty"):
+        cardscript.play_game(game, players=2, agents=[])
+    with pytest.raises(ValueError, match="3 agents for 2 seats"):
+        cardscript.play_game(game, players=2, agents=["greedy", "random", "random"])
+    with pytest.raises(ValueError, match="one seat"):
         cardscript.play_game(game, players=2, agents=[cardscript.RandomAgent()])
+    same = cardscript.RandomAgent()
+    with pytest.raises(ValueError, match="one seat"):
+        cardscript.play_game(game, players=2, agents=[same, same])
+    with pytest.raises(TypeError, match="instance"):
+        cardscript.play_game(game, players=2, agents=[cardscript.GreedyAgent, "random"])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="bot name or an Agent"):
+        cardscript.play_game(game, players=2, agents=[42, "random"])  # type: ignore[list-item]
+    # play_games checks its arguments when called, not when the first result is read
+    with pytest.raises(ValueError, match="unknown bot"):
+        cardscript.play_games(game, 3, players=2, agents=["nope"])
+    with pytest.raises(ValueError, match="0 or more"):
+        cardscript.play_games(game, -1, players=2)
+    with pytest.raises(TypeError, match="variants"):
+        cardscript.compile_game("injustice", variants=[3])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="game"):
+        cardscript.compile_game("")
+
+
+def test_one_name_alone_is_a_list_of_one() -> None:
+    one = cardscript.compile_game("injustice", variants="short")
+    listed = cardscript.compile_game("injustice", variants=["short"])
+    from cardscript.dsl.front.pipeline import to_ir
+
+    assert to_ir(one) == to_ir(listed) != to_ir(cardscript.compile_game("injustice"))
+    assert cardscript.play_game(one, players=2, agents="random", seed=4).log == \
+        cardscript.play_game(listed, players=2, agents=["random"], seed=4).log
+    assert cardscript.check_paths(str(ROOT / "examples" / "house-rules")).errors == 0
+
+
+def test_scenarios_are_found_as_cardscript_test_finds_them() -> None:
     with pytest.raises(FileNotFoundError):
         cardscript.run_scenarios(["no/such/folder"])
+    with pytest.raises(ValueError, match="not a scenario"):
+        cardscript.run_scenarios([ROOT / "cardscripts" / "injustice" / "game.rules"])
+    with pytest.raises(ValueError, match=r"no \.scenario files"):
+        cardscript.run_scenarios([ROOT / "grammar"])
+    files = cardscript.scenario_files(ROOT / "examples" / "house-rules")
+    assert files and all(f.suffix == ".scenario" for f in files)
+
+
+def test_a_runaway_script_raises_runaway_error() -> None:
+    game = cardscript.compile_game("injustice", expansions=[ROOT / "tests" / "broken" / "runaway.cards"])
+    with pytest.raises(cardscript.RunawayError):
+        cardscript.play_game(game, players=2, seed=1, log=False)
+
+
+def test_warnings_are_compile_warnings() -> None:
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cardscript.compile_game("injustice", mix=["hero-dice-batman"])
+    found = [w.message for w in caught if isinstance(w.message, cardscript.CompileWarning)]
+    assert found and all(m.diagnostic.severity == "warning" for m in found)
+    assert found[0].diagnostic.code in str(found[0])
+
+
+def test_python_dash_m_cardscript_is_the_cli() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "cardscript", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0 and cardscript.__version__ in out.stdout
 
 
 def test_unknown_game_is_a_compile_error() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
 MAPPED = {"dsl": "cardscript.dsl", "runtime": "cardscript.runtime", "grammar": "cardscript.grammar",
-          "cardscripts": "cardscript.cardscripts", "cardscript": "cardscript"}
+          "cardscripts": "cardscript.cardscripts", "api": "cardscript"}
 
 
 def _source_packages() -> set[str]:
@@ -55,7 +55,7 @@ def _imports(path: Path) -> list[tuple[int, str]]:
 def test_no_import_of_the_source_folders_by_their_own_names() -> None:
     """``import dsl`` works only inside a checkout: installed, only ``cardscript.dsl`` exists."""
     bad = [f"{p.relative_to(ROOT)}:{line}: {mod}"
-           for folder in ("dsl", "runtime", "cardscript", "tests", "bench")
+           for folder in ("dsl", "runtime", "api", "tests", "bench")
            for p in sorted((ROOT / folder).rglob("*.py"))
            for line, mod in _imports(p)
            if mod.split(".")[0] in ("dsl", "runtime", "grammar", "cardscripts")]

@@ -7,7 +7,9 @@ diagnostics say, at the line of the failing step, what differed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
@@ -227,3 +229,24 @@ def _explain(g: Game, ctx: Ctx, compiled: Any, them: int | None) -> str:
     if isinstance(compiled, E.WinnerIs):
         return f"winners: {', '.join(f'P{p + 1}' for p in g.winners) or 'none yet (add a finish step)'}"
     return who.strip()
+
+
+def scenario_files(paths: Iterable[str | PathLike[str]] | str | PathLike[str]) -> list[Path]:
+    """The ``.scenario`` files under ``paths`` (files, or folders searched recursively,
+    sorted; one path alone is a list of one), as ``cardscript test`` finds them.
+
+    Raises:
+        FileNotFoundError: a path does not exist.
+        ValueError: a file that is not a scenario, or no scenario at all.
+    """
+    files: list[Path] = []
+    for raw in [paths] if isinstance(paths, (str, PathLike)) else paths:
+        p = Path(raw)
+        if not p.exists():
+            raise FileNotFoundError(f"no such file or folder: {raw}")
+        if p.is_file() and p.suffix != ".scenario" and not p.name.endswith(".scenario.txt"):
+            raise ValueError(f"{raw} is not a scenario (a .scenario file)")
+        files.extend(sorted(p.rglob("*.scenario")) if p.is_dir() else [p])
+    if not files:
+        raise ValueError("no .scenario files found")
+    return files

@@ -17,17 +17,46 @@ source folders ``dsl/`` (front end), ``runtime/`` (engine), ``grammar/`` and
 from __future__ import annotations
 
 from importlib import import_module
+from importlib.metadata import version as _version
 from typing import TYPE_CHECKING, Any
+
+__all__ = [
+    "Agent",
+    "CheckReport",
+    "CompileError",
+    "CompileWarning",
+    "Decision",
+    "Diagnostic",
+    "GameDefinition",
+    "GreedyAgent",
+    "InvalidDecision",
+    "RandomAgent",
+    "Result",
+    "RunawayError",
+    "ScenarioResult",
+    "Span",
+    "check_paths",
+    "compile_game",
+    "play_game",
+    "play_games",
+    "render_diagnostic",
+    "run_scenarios",
+    "scenario_files",
+]
+
+__version__ = _version("cardscript")
 
 # Where each public name lives. Loaded on first use (PEP 562), so that importing any
 # part of the package (the CLI, the runtime in a worker process) does not pay for the
 # whole front end.
 _WHERE = {
-    "check_paths": "cardscript.dsl.api",
-    "compile_game": "cardscript.dsl.api",
-    "play_game": "cardscript.dsl.api",
-    "play_games": "cardscript.dsl.api",
-    "run_scenarios": "cardscript.dsl.api",
+    "check_paths": "cardscript._functions",
+    "compile_game": "cardscript._functions",
+    "play_game": "cardscript._functions",
+    "play_games": "cardscript._functions",
+    "run_scenarios": "cardscript._functions",
+    "scenario_files": "cardscript.dsl.harness.scenario",
+    "CompileWarning": "cardscript._functions",
     "CompileError": "cardscript.dsl.diagnostics",
     "Diagnostic": "cardscript.dsl.diagnostics",
     "Span": "cardscript.dsl.diagnostics",
@@ -39,20 +68,28 @@ _WHERE = {
     "GameDefinition": "cardscript.runtime.definition",
     "Agent": "cardscript.runtime.decision",
     "Decision": "cardscript.runtime.decision",
-    "Game": "cardscript.runtime.game",
+    "InvalidDecision": "cardscript.runtime.errors",
+    "RunawayError": "cardscript.runtime.errors",
     "Result": "cardscript.runtime.result",
 }
 
 if TYPE_CHECKING:
-    from cardscript.dsl.api import check_paths, compile_game, play_game, play_games, run_scenarios
+    from cardscript._functions import (
+        CompileWarning,
+        check_paths,
+        compile_game,
+        play_game,
+        play_games,
+        run_scenarios,
+    )
     from cardscript.dsl.diagnostics import CompileError, Diagnostic, Span
     from cardscript.dsl.diagnostics import render as render_diagnostic
     from cardscript.dsl.front.pipeline import CheckReport
-    from cardscript.dsl.harness.scenario import ScenarioResult
+    from cardscript.dsl.harness.scenario import ScenarioResult, scenario_files
     from cardscript.runtime.agents import GreedyAgent, RandomAgent
     from cardscript.runtime.decision import Agent, Decision
     from cardscript.runtime.definition import GameDefinition
-    from cardscript.runtime.game import Game
+    from cardscript.runtime.errors import InvalidDecision, RunawayError
     from cardscript.runtime.result import Result
 
 
@@ -69,24 +106,3 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
-
-__all__ = [
-    "Agent",
-    "CheckReport",
-    "CompileError",
-    "Decision",
-    "Diagnostic",
-    "Game",
-    "GameDefinition",
-    "GreedyAgent",
-    "RandomAgent",
-    "Result",
-    "ScenarioResult",
-    "Span",
-    "check_paths",
-    "compile_game",
-    "play_game",
-    "play_games",
-    "render_diagnostic",
-    "run_scenarios",
-]
