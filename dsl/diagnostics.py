@@ -13,59 +13,96 @@ import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
-#: code -> (short title, bad example, fix). The examples are checked by tests.
+from cardscript.dsl.textsafe import terminal
+
+#: code -> (short title, example, fix). The fix is the hint of a diagnostic that brings
+#: none of its own. The example is what brings the code, by its first line:
+#: ``$ cardscript ...`` a command; ``# cardscript.toml`` an expansion's manifest (played
+#: with GAME); ``scenario "..."`` a scenario file; ``game "..."`` a game of its own;
+#: anything else a script added to GAME. GAME stands for a built-in game, OTHER-GAME for
+#: another (this module names none: the compiler knows no game). tests/test_hostile_output.py
+#: runs every example, with two built-in games for them, and checks that it gives its code.
 CODES: dict[str, tuple[str, str, str]] = {
-    "CS001": ("file not found", 'uses "missing.cards"', "check the path: it is relative to the script that names it"),
-    "CS002": ("unknown game", "cardscript play injustise", "use a built-in game name or a folder of scripts"),
-    "CS003": ("script outside its package", 'uses "/etc/passwd"',
+    "CS001": ("file not found", 'expansion "My Pack"\nuses "GAME", "missing.cards"',
+              "check the path: it is relative to the script that names it"),
+    "CS002": ("unknown game", "$ cardscript play injustise", "use a built-in game name or a folder of scripts"),
+    "CS003": ("script outside its package", 'expansion "My Pack"\nuses "GAME", "/etc/passwd"',
               "a script may only use scripts inside its own folder tree"),
-    "CS004": ("bad manifest", 'name = "my-pack"\nversion = 1',
+    "CS004": ("bad manifest", '# cardscript.toml\nname = "my-pack"\ngame = "GAME"\nversion = 1',
               "write cardscript.toml with name, version and game as quoted text (docs/ci.md)"),
-    "CS005": ("expansions that do not fit together", 'requires = ["other-pack"]',
+    "CS005": ("expansions that do not fit together",
+              '# cardscript.toml\nname = "my-pack"\ngame = "GAME"\nversion = "1.0.0"\nrequires = ["other-pack"]',
               "play an expansion with the game it names and what it requires, without what it conflicts with"),
-    "CS006": ("unknown variant", "cardscript play GAME --variant shrot",
+    "CS006": ("unknown variant", "$ cardscript play GAME --variant shrot",
               "use a name from 'cardscript variants GAME', or a path to a .variant file"),
-    "CS101": ("syntax error", "card \"X\": cost 3\n  play +1 power", "add the missing ':' after the ability label"),
-    "CS102": ("unexpected end of line", "card \"X\":", "finish the line: a card needs at least one type or attribute"),
-    "CS103": ("bad indentation", 'card "X": hero\n      play: draw 1\n  defense: nothing',
-              "indent every ability of a card by the same amount"),
-    "CS201": ("unknown name", "move all cards from your hnad to your discard",
+    "CS101": ("syntax error", 'card "Jab": hero, cost 3\n  play +1 power',
+              "write one of the words the parser expected at the caret; an ability label needs ':' before its "
+              "statements"),
+    "CS102": ("unexpected end of line", 'card "Jab":',
+              "finish the line: a card needs at least one type or attribute, a label ':' and its statements"),
+    "CS103": ("bad indentation", 'card "Jab": hero\n      play: +1 power\n  defense: draw a card',
+              "indent every ability of a card, and every statement of a block, by the same amount"),
+    "CS104": ("nested too deep", 'card "Jab": hero\n  play: +' + "(" * 33 + "1" + ")" * 33 + " power",
+              "nest less: move inner statements into an effect of their own, or compute parts of a long "
+              "expression with 'let' (docs/language.md, \"Limits\")"),
+    "CS201": ("unknown name", 'card "Jab": hero\n  play: move all cards from your hnad to your discard',
               "use a zone, counter, type, card or label the game declares"),
-    "CS202": ("unknown effect", "play: +1 power; drew 1",
-              "use an effect the game or the built-ins define; see 'did you mean'"),
-    "CS203": ("duplicate definition", 'card "A": hero\ncard "A": ally',
+    "CS202": ("unknown effect", 'card "Jab": hero\n  play: +1 power; drew 1',
+              "use an effect the game or the built-ins define (docs/reference.md lists the built-ins)"),
+    "CS203": ("duplicate definition", 'card "Jab": hero\ncard "Jab": hero',
               "give each card, zone and counter one definition"),
-    "CS204": ("wrong kind of argument", "draw your hand", "pass the kind of value the effect pattern asks for"),
-    "CS205": ("unknown attribute", 'card "A": hero, price 3',
+    "CS204": ("wrong kind of argument", 'card "Jab": hero\n  play: draw your hand',
+              "pass the kind of value the effect pattern asks for; name a zone or counter as it is "
+              "declared: yours or theirs, shared ('the ...'), or of a card"),
+    "CS205": ("unknown attribute", 'card "Jab": hero, price 3',
               "declare it with 'attribute price = 0' or use a declared one"),
-    "CS206": ("parameter not bound", "effect draw {N: number}:\n  repeat M: nothing",
+    "CS206": ("parameter not bound", "effect scry {N: number}:\n  repeat M: draw a card",
               "use a parameter named in the effect pattern"),
-    "CS207": ("missing declaration", 'game "G"', "declare 'players', zones and a 'turn:' block"),
-    "CS208": ("'otherwise' without 'if'", "otherwise: draw 1", "put 'otherwise:' right after an 'if' statement"),
-    "CS209": ("bad value", "counter life: per player, 20, 30..0", "give bounds as low..high"),
-    "CS210": ("variants conflict", "play GAME --variant short --variant my-short",
+    "CS207": ("missing declaration", 'game "Empty"',
+              "declare what is missing: a game needs 'players', its zones and a 'turn:' block"),
+    "CS208": ("'otherwise' without 'if'", 'card "Jab": hero\n  play:\n    otherwise: draw a card',
+              "put 'otherwise:' right after an 'if' statement"),
+    "CS209": ("bad value", "counter rage: per player, 20, 30..0",
+              "write a value the declaration allows: bounds as low..high with low first, a player count from 1 up, "
+              "one visibility per zone"),
+    "CS210": ("variants conflict", "$ cardscript play GAME --variant short --variant extended",
               "play one of the two variants, or merge them into one"),
-    "CS220": ("mixed-in card left out", "cardscript play GAME --mix OTHER-GAME",
+    "CS211": ("over a limit of the game's size", 'card "Jab": hero\n  play:\n    repeat 1000:\n      repeat 1000: '
+              "+1 power", "bound what the game needs: fewer components, fewer nested loops (docs/language.md, "
+              "\"Limits\")"),
+    "CS220": ("mixed-in card left out", "$ cardscript cards GAME --mix OTHER-GAME",
               "a card of another set that uses its own rules cannot join; nothing to fix unless you want it: then "
               "write the rule it needs as a variant"),
-    "CS221": ("mixed-in card has a taken name", "cardscript play GAME --mix OTHER-GAME",
+    "CS221": ("mixed-in card has a taken name", "$ cardscript cards GAME --mix OTHER-GAME",
               "the game's own card of that name is kept"),
-    "CS301": ("scenario expectation failed", "expect count all cards in your hand == 9",
+    "CS301": ("scenario expectation failed",
+              'scenario "Nine power"\nuses "GAME"\nplayers 2\n\nexpect your power == 9',
               "the game state differs from what the scenario expects"),
-    "CS302": ("scenario answers left over", "answer yes, yes",
+    "CS302": ("scenario answers left over", 'scenario "Spare answer"\nuses "GAME"\nplayers 2\n\nanswer yes\n'
+              "expect your power == 0",
               "remove the answers no decision used, or add the step that uses them"),
-    "CS303": ("scenario needs an answer", "do: may draw 1", "add an 'answer' line before the step that asks"),
-    "CS401": ("runaway trigger chain", 'when "draw": draw 1', "make the trigger conditional or 'first time each turn'"),
-    "CS501": ("trigger never fires", 'card "Spy": hero\n  when "spotted": draw 1',
+    "CS303": ("scenario needs an answer", 'scenario "Unanswered"\nuses "GAME"\nplayers 2\n\ndo:\n'
+              "  you may draw a card",
+              "add an 'answer' line before the step that asks"),
+    "CS401": ("runaway trigger chain",
+              'scenario "Loop"\nuses "GAME"\nplayers 2\n\neffect ping:\n  emit "ping"\nwhen "ping": ping\n\n'
+              "do:\n  ping",
+              "make the trigger conditional or 'first time each turn'"),
+    "CS501": ("trigger never fires", 'card "Spy": hero\n  when "spotted": draw a card',
               "emit the event from a rule or an effect, or fix the event's name"),
-    "CS502": ("choice, condition or cost never met", "play: you may choose a card from your hand with wand: draw 1",
+    "CS502": ("choice, condition or cost never met",
+              'types relic\ncard "Jab": hero\n  play: you may choose a relic from your hand: draw a card',
               "choose by a type or keyword some card has; compare a counter with values inside its bounds"),
     "CS503": ("unused definition", "counter rage: per player, 0", "use the definition, or remove it"),
-    "CS504": ("card never leaves the box", 'card "Lost": relic      # setup moves no relic out of the box',
+    "CS504": ("card never leaves the box", 'types relic\ncard "Lost": relic      # setup moves no relic out of the box',
               "move it out of the box in setup, or let an effect take it out"),
     "CS505": ("unbounded trigger chain", 'effect scry:\n  emit "scry"\nwhen "scry": scry',
               "add 'first time each turn' to the trigger, or stop its body from emitting the event again"),
-    "CS900": ("internal compiler error", "", "report it: this is a bug in cardscript, not in your script"),
+    "CS900": ("internal compiler error",
+              "$ cardscript check my-game\ninternal error: KeyError: 'deck' — please report it as a cardscript issue; "
+              "rerun with --debug for the traceback",
+              "report it as an issue with the command and the scripts: this is a bug in cardscript, not in your "
+              "script; '--debug' shows the traceback"),
 }
 
 
@@ -119,14 +156,49 @@ class CompileError(Exception):
         super().__init__(first.message)
 
 
+class InternalError(Exception):
+    """A bug in cardscript caught by one of its own checks, never a mistake in a script
+    (the formatter would change what a script says; the IR misses its schema).
+
+    The CLI reports it, like any unexpected exception, with :func:`internal_message`
+    and exit code 3.
+    """
+
+
+#: how an internal error asks to be reported (one line, with :func:`internal_message`)
+REPORT = "please report it as a cardscript issue; rerun with --debug for the traceback"
+
+
+def internal_message(exc: BaseException) -> str:
+    """The one line that reports an internal error: what went wrong and what to do.
+
+    Args:
+        exc: the unexpected exception (or an :class:`InternalError`).
+
+    Returns:
+        ``internal error: KIND: DETAIL — please report it ...``, safe for a terminal
+        (one line, control characters escaped, the detail cut at 300 characters).
+    """
+    detail = str(exc) if isinstance(exc, InternalError) else f"{exc.__class__.__name__}: {exc}"
+    if len(detail) > 300:
+        detail = detail[:297] + "..."
+    return f"internal error: {terminal(detail)} — {REPORT}"
+
+
+def default_hint(code: str) -> str:
+    """The fix of ``code`` in :data:`CODES`: the hint of a diagnostic without its own."""
+    entry = CODES.get(code)
+    return entry[2] if entry else ""
+
+
 def error(code: str, message: str, span: Span | None, hint: str = "", expected: Iterable[str] = ()) -> Diagnostic:
-    """Build an error diagnostic."""
-    return Diagnostic("error", code, message, span, hint, tuple(expected))
+    """Build an error diagnostic; without a hint of its own it gets its code's fix."""
+    return Diagnostic("error", code, message, span, hint or default_hint(code), tuple(expected))
 
 
 def warning(code: str, message: str, span: Span | None, hint: str = "") -> Diagnostic:
-    """Build a warning diagnostic."""
-    return Diagnostic("warning", code, message, span, hint)
+    """Build a warning diagnostic; without a hint of its own it gets its code's fix."""
+    return Diagnostic("warning", code, message, span, hint or default_hint(code))
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
@@ -150,7 +222,7 @@ def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
     excerpt = ""
     if diag.span is not None:
         sp = diag.span
-        where = f"{sp.file}:{sp.line}:{sp.column}: "
+        where = f"{terminal(sp.file)}:{sp.line}:{sp.column}: "
         text = (sources or {}).get(sp.file)
         if text is None:
             try:
@@ -167,14 +239,23 @@ def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
                     width = sp.end_column - sp.column
                 elif sp.end_line > sp.line:
                     width = max(1, len(src.rstrip()) - sp.column + 1)
-                pad = " " * len(str(sp.line))
-                excerpt = f"\n {sp.line} | {src}\n {pad} | {' ' * (sp.column - 1)}{'^' * width}"
-    out = f"{where}{diag.severity}[{diag.code}]: {diag.message}{excerpt}"
+                excerpt = _excerpt(src, sp.line, sp.column, width)
+    out = f"{where}{diag.severity}[{diag.code}]: {terminal(diag.message)}{excerpt}"
     if diag.expected:
-        out += f"\n  expected one of: {', '.join(diag.expected)}"
+        out += f"\n  expected one of: {terminal(', '.join(diag.expected))}"
     if diag.hint:
-        out += f"\n  hint: {diag.hint}"
+        out += f"\n  hint: {terminal(diag.hint)}"
     return out
+
+
+def _excerpt(src: str, line: int, column: int, width: int) -> str:
+    """The source line and its caret underline, safe for a terminal: a control character
+    in the line shows as an escape, and the caret still stands under what it marks."""
+    before, marked = src[:column - 1], src[column - 1:column - 1 + width]
+    pad = "".join("\t" if ch == "\t" else " " for ch in terminal(before, keep="\t"))
+    carets = "^" * max(1, len(terminal(marked, keep="\t")) if marked else width)
+    gutter = " " * len(str(line))
+    return f"\n {line} | {terminal(src, keep=chr(9))}\n {gutter} | {pad}{carets}"
 
 
 def to_json(diags: list[Diagnostic]) -> str:
@@ -187,12 +268,19 @@ def diagnostics_markdown() -> str:
     out = ["# Diagnostic codes", "",
            "Generated from `dsl/diagnostics.py` (`python -m cardscript.dsl.diagnostics`); a test keeps it current.",
            "Every diagnostic prints as `file:line:col: severity[CODE]: message`, the source line with a",
-           "caret under the problem, what was expected, and a hint.", ""]
+           "caret under the problem, what was expected, and a hint: its own (\"did you mean 'hand'?\"), or",
+           "else the code's hint below.", "",
+           "Each example gives its code (the tests run them all): a line `$ cardscript ...` is a command;",
+           "`# cardscript.toml` the manifest of an expansion played with GAME; `scenario \"...\"` a",
+           "scenario file; `game \"...\"` a game of its own; anything else a script added to GAME.",
+           "GAME stands for a built-in game, OTHER-GAME for another one.",
+           "Only CS900 has no script that gives it: it is a bug in cardscript, reported as `internal error`",
+           "with exit code 3.", ""]
     for code, (title, example, fix) in CODES.items():
         out += [f"## {code} — {title}", ""]
         if example:
             out += ["Example:", "", "```text", example, "```", ""]
-        out += [f"Fix: {fix}.", ""]
+        out += [f"Hint: {fix}.", ""]
     return "\n".join(out)
 
 

@@ -10,6 +10,10 @@ end of the span (exclusive), the hint:
   :data:`cardscript.dsl.diagnostics.CODES` (``runs[0].tool.driver.rules``);
 * ``github``: GitHub Actions workflow commands, one ``::error file=…,line=…::message``
   line per diagnostic, shown as annotations on the pull request.
+
+Script text (messages, excerpts, file names) is printed safe for a terminal: control
+characters show as escapes (:mod:`cardscript.dsl.textsafe`); the JSON formats say the
+same with ``\\uXXXX`` escapes.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from cardscript.dsl.diagnostics import CODES, Diagnostic, Span, render, to_json
+from cardscript.dsl.textsafe import json_text, terminal
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -49,7 +54,7 @@ def format_diagnostics(diags: list[Diagnostic], fmt: str, sources: dict[str, str
     if fmt == "json":
         return to_json(diags)
     if fmt == "sarif":
-        return json.dumps(to_sarif(diags, sources), indent=2, ensure_ascii=False)
+        return json_text(json.dumps(to_sarif(diags, sources), indent=2, ensure_ascii=False))
     if fmt == "github":
         return "\n".join(github_annotation(d) for d in diags)
     raise ValueError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
@@ -81,7 +86,9 @@ def sarif_rules() -> list[dict[str, Any]]:
     """One SARIF reportingDescriptor per code of :data:`CODES`, in code order."""
     rules = []
     for code, (title, example, fix) in CODES.items():
-        help_text = f"{title}. Fix: {fix}." + (f"\nExample:\n{example}" if example else "")
+        # CS900's example is what the command prints for a bug, not a script to fix
+        shown = example if code != "CS900" else ""
+        help_text = f"{title}. Fix: {fix}." + (f"\nExample:\n{shown}" if shown else "")
         rules.append({
             "id": code,
             "name": _rule_name(title),
@@ -148,7 +155,8 @@ def to_sarif(diags: list[Diagnostic], sources: dict[str, str] | None = None) -> 
 
 # ---------------------------------------------------------------- GitHub annotations
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's text: one line (its own escapes), no control characters."""
+    return terminal(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _escape_property(text: str) -> str:

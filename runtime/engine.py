@@ -19,7 +19,7 @@ from typing import Any
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Agent
 from cardscript.runtime.definition import GameDefinition
-from cardscript.runtime.errors import MAX_TURNS, GameOver
+from cardscript.runtime.errors import MAX_STEPS, MAX_TURNS, GameOver
 from cardscript.runtime.game import Game
 from cardscript.runtime.result import Result
 
@@ -34,16 +34,19 @@ class Engine:
         seed: seeds the one RNG stream of the game.
         log: record the event log (off for fast simulation).
         first_player: seat that takes the first turn.
+        step_limit: the game's step budget (:data:`~cardscript.runtime.errors.MAX_STEPS`): past
+            it, the game stops with a :class:`~cardscript.runtime.errors.RunawayError`.
     """
 
     def __init__(self, definition: GameDefinition, seats: int, agents: Sequence[Agent], seed: int,
-                 log: bool = True, first_player: int = 0):
+                 log: bool = True, first_player: int = 0, step_limit: int = MAX_STEPS):
         lo, hi = definition.players
         if not lo <= seats <= hi:
             raise ValueError(f"{definition.name} is for {lo} to {hi} players, not {seats}")
         if len(agents) != seats:
             raise ValueError(f"{seats} seats need {seats} agents, got {len(agents)}")
         self.game = Game(definition, seats, agents, seed, log)
+        self.game.step_limit = step_limit
         self.first_player = first_player
 
     def setup(self) -> None:

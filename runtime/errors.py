@@ -9,6 +9,16 @@ MAX_ACTIONS_PER_TURN = 200
 MAX_TRIGGER_DEPTH = 24
 MAX_CALL_DEPTH = 64
 MAX_REPEAT = 1000
+#: The step budget of one game: effect steps (a statement run, a call, a trigger, an
+#: action, a loop's pass, a card a selector looks at or a shuffle shuffles, a card moved
+#: counting :data:`MOVE_STEPS`), counted the same way in every run, never time: a game
+#: that runs away stops within seconds. The built-in games use at most about 500,000.
+MAX_STEPS = 2_000_000
+#: What one card moved costs of the budget (a move changes and logs more than a look).
+MOVE_STEPS = 4
+#: How deep effects may run inside each other, in levels of effect objects (an 'if' in a
+#: block in an effect called by a trigger ...): far below Python's recursion limit.
+MAX_NESTING = 300
 
 
 class GameOver(Exception):
@@ -20,11 +30,31 @@ class GameOver(Exception):
 
 
 class RunawayError(Exception):
-    """A trigger chain or recursion passed its bound. ``chain`` names the sources."""
+    """A trigger chain, a recursion or the step budget passed its bound.
 
-    def __init__(self, message: str, chain: list[str]):
+    Attributes:
+        chain: what was running, outermost first: the actions, triggers ('CARD on "EVENT"
+            (file:line)'), abilities and script effects the error passed through on its way
+            out; a long chain keeps its first and last entries around a '...'.
+    """
+
+    #: the entries of a long chain kept at its start and at its end
+    HEAD, TAIL = 4, 8
+
+    def __init__(self, message: str, chain: list[str] | None = None):
         super().__init__(message)
-        self.chain = chain
+        self._inside = list(reversed(chain or []))  # innermost first, as the error leaves them
+
+    def passing(self, entry: str) -> None:
+        """Record that the error leaves ``entry`` (a trigger, an effect) on its way out."""
+        self._inside.append(entry)
+
+    @property
+    def chain(self) -> list[str]:
+        out = self._inside[::-1]
+        if len(out) > self.HEAD + self.TAIL + 1:
+            out = [*out[:self.HEAD], f"... {len(out) - self.HEAD - self.TAIL} more ...", *out[-self.TAIL:]]
+        return out
 
 
 class RigError(Exception):

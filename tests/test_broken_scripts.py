@@ -71,7 +71,8 @@ RUN = [
     Case("bad-expectation.scenario.txt", "bad-expectation.scenario.txt", "CS301", 13, 1,
          "expectation failed: expect your power == 3", "left side is 1, right side is 3"),
     Case("runaway.scenario.txt", "runaway.scenario.txt", "CS401", 6, 1,
-         "trigger chain deeper than 24 at event 'damage'", "rule on 'damage' (tests/broken/runaway.cards:5) -> "),
+         "trigger chain deeper than 24 at event 'damage' in the rules (seed 1)",
+         "effect 'lose {N: number} health' -> rule on 'damage' (tests/broken/runaway.cards:5) -> "),
 ]
 
 

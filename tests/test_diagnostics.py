@@ -161,7 +161,7 @@ def test_a_game_may_replace_an_effect_of_its_ruleset(tmp_path):
 
     (tmp_path / "lib.rules").write_text('ruleset "lib"\ncounter power: per player, 0\neffect zap:\n  +2 power\n')
     game = GAME.replace("counter power: per player, 0\n", "").replace('players 2 to 2\n', 'players 2 to 2\nuses "lib.rules"\n')
-    (tmp_path / "game.rules").write_text(game + 'effect zap:\n  +1 power\ncard "Z": hero\n  play: zap\n')
+    (tmp_path / "game.rules").write_text(game + 'effect zap replaces:\n  +1 power\ncard "Z": hero\n  play: zap\n')
     d, diags, _ = compile_game(str(tmp_path))
     assert [x for x in diags if x.severity == "error"] == []
     (card,) = [c for c in to_ir(d)["cards"] if c["name"] == "Z"]

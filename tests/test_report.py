@@ -69,9 +69,9 @@ def test_github_annotation() -> None:
 
 
 def test_github_escapes_properties_and_data() -> None:
-    d = error("CS101", "50% done\nnext", Span("a,b:c.cards", 3, 1))
+    d = error("CS101", "50% done\nnext", Span("a,b:c.cards", 3, 1), "100%")
     assert github_annotation(d) == (
-        "::error file=a%2Cb%3Ac.cards,line=3,col=1,endLine=3,endColumn=2,title=CS101::50%25 done%0Anext")
+        "::error file=a%2Cb%3Ac.cards,line=3,col=1,endLine=3,endColumn=2,title=CS101::50%25 done%0Anext%0Ahint: 100%25")
 
 
 def test_text_and_json() -> None:

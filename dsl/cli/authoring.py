@@ -20,7 +20,26 @@ from cardscript.dsl.cli.common import (
     variant_option,
     write_atomic,
 )
-from cardscript.dsl.diagnostics import CompileError
+from cardscript.dsl.diagnostics import CompileError, InternalError, error
+from cardscript.dsl.files import FileProblem, read_text
+from cardscript.dsl.textsafe import cell, json_text, terminal
+
+
+def _require_paths(paths: tuple[str, ...]) -> None:
+    """A usage error for an empty or missing PATH (an empty one would mean the current folder)."""
+    for p in paths:
+        if not p:
+            raise click.BadParameter("an empty path names nothing", param_hint="PATHS")
+        if not Path(p).exists():
+            raise click.BadParameter(f"no such file or folder: {p}", param_hint="PATHS")
+
+
+def _text_or_nothing(path: Path) -> str:
+    """A script's text for the excerpts of its diagnostics ("" when it cannot be read safely)."""
+    try:
+        return read_text(path)
+    except FileProblem:
+        return ""
 
 
 # ---------------------------------------------------------------- check
@@ -34,9 +53,7 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
     from cardscript.dsl.front.pipeline import check_paths
     from cardscript.dsl.report import format_diagnostics
 
-    missing = [p for p in paths if not Path(p).exists()]
-    if missing:
-        raise click.BadParameter(f"no such file or folder: {missing[0]}", param_hint="PATHS")
+    _require_paths(paths)
     t0 = time.perf_counter()
     rep = check_paths(list(paths))
     out = format_diagnostics(rep.diagnostics, fmt, rep.sources)
@@ -92,18 +109,18 @@ def cards(game: str, fmt: str, variants: tuple[str, ...], mixes: tuple[str, ...]
     """List the cards of GAME (a built-in name or a folder of scripts)."""
     rows = _card_rows(game, variants, mixes)
     if fmt == "json":
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        click.echo(json_text(json.dumps(rows, indent=2, ensure_ascii=False)))
         return
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{game}: {len(rows)} cards, {sum(r['copies'] for r in rows)} components")
+    table = Table(title=cell(f"{game}: {len(rows)} cards, {sum(r['copies'] for r in rows)} components"))
     attrs = list(rows[0]["attributes"]) if rows else []
     for col in ["name", "type", *attrs, "copies", "text"]:
         table.add_column(col, overflow="fold")
     for r in rows:
-        table.add_row(r["name"], r["type"], *(str(r["attributes"].get(a, "")) for a in attrs), str(r["copies"]),
-                      r["text"])
+        table.add_row(*map(cell, [r["name"], r["type"], *(r["attributes"].get(a, "") for a in attrs), r["copies"],
+                                  r["text"]]))
     Console().print(table)
 
 
@@ -121,7 +138,8 @@ def variants(game: str) -> None:
         return
     width = max(len(v.key) for v in found)
     for v in found:
-        click.echo(f"{v.key:<{width}}  {v.title}: {v.about}" if v.about else f"{v.key:<{width}}  {v.title}")
+        line = f"{v.key:<{width}}  {v.title}: {v.about}" if v.about else f"{v.key:<{width}}  {v.title}"
+        click.echo(terminal(line))
 
 
 # ---------------------------------------------------------------- compile
@@ -139,7 +157,7 @@ def compile_cmd(game: str, output: str | None, variants: tuple[str, ...], mixes:
     ir = to_ir(d)
     problems = validate_ir(ir)
     if problems:
-        raise click.ClickException("internal error: the IR does not match its schema: " + problems[0])
+        raise InternalError("the IR does not match its schema: " + problems[0])
     text = json.dumps(ir, indent=1, sort_keys=True) + "\n"
     if output:
         check_writable(output, "-o")
@@ -181,9 +199,7 @@ def fmt_cmd(paths: tuple[str, ...], check: bool) -> None:
     """Rewrite the scripts under PATHS in the canonical layout (docs/fmt.md)."""
     from cardscript.dsl.tools.fmt import format_file, script_files
 
-    missing = [p for p in paths if not Path(p).exists()]
-    if missing:
-        raise click.BadParameter(f"no such file or folder: {missing[0]}", param_hint="PATHS")
+    _require_paths(paths)
     files = script_files(list(paths))
     if not files:
         raise click.UsageError("no scripts (.rules, .cards, .variant, .scenario) found")
@@ -192,12 +208,16 @@ def fmt_cmd(paths: tuple[str, ...], check: bool) -> None:
         try:
             res = format_file(f, check)
         except CompileError as exc:
-            print_diags(exc.diagnostics, {str(f): f.read_text(encoding="utf-8", errors="replace")})
+            print_diags(exc.diagnostics, {str(f): _text_or_nothing(f)})
+            errors += 1
+            continue
+        except FileProblem as exc:  # a link, a full disk: this file is left as it was
+            print_diags([error(exc.code, exc.message, None, exc.hint)])
             errors += 1
             continue
         changed += res.changed
         if res.changed:
-            click.echo(res.diff if check else f"reformatted {f}", nl=not check)
+            click.echo(terminal(res.diff, keep="\t\n") if check else f"reformatted {f}", nl=not check)
     verb = "would be reformatted" if check else "reformatted"
     click.echo(f"{changed} file(s) {verb}, {len(files) - changed - errors} unchanged, {errors} with errors", err=True)
     sys.exit(1 if errors or (check and changed) else 0)
@@ -219,20 +239,25 @@ def render_cmd(game: str, fmt: str, html_dir: str | None, svg_dir: str | None) -
     if html_dir or svg_dir:
         from cardscript.dsl.tools.render.html import write_html, write_svg
 
-        if html_dir:
-            click.echo(f"wrote {write_html(Path(html_dir), name, cards, defaults)} ({len(cards)} cards)")
-        if svg_dir:
-            click.echo(f"wrote {len(write_svg(Path(svg_dir), name, cards, defaults))} card faces to {svg_dir}")
+        try:
+            if html_dir:
+                click.echo(f"wrote {write_html(Path(html_dir), name, cards, defaults)} ({len(cards)} cards)")
+            if svg_dir:
+                click.echo(f"wrote {len(write_svg(Path(svg_dir), name, cards, defaults))} card faces to {svg_dir}")
+        except FileProblem as exc:
+            raise click.ClickException(exc.message + (f" ({exc.hint})" if exc.hint else "")) from None
+        except OSError as exc:  # the folder cannot be made
+            raise click.ClickException(f"cannot write {exc.filename or html_dir or svg_dir}: {exc.strerror}") from None
         return
     if fmt == "json":
-        click.echo(json.dumps([c.to_json() for c in cards], indent=2, ensure_ascii=False))
+        click.echo(json_text(json.dumps([c.to_json() for c in cards], indent=2, ensure_ascii=False)))
         return
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{name}: {len(cards)} cards")
+    table = Table(title=cell(f"{name}: {len(cards)} cards"))
     table.add_column("name", overflow="fold")
     table.add_column("text", overflow="fold")
     for c in cards:
-        table.add_row(c.name, c.text)
+        table.add_row(cell(c.name), cell(c.text))
     Console().print(table)

@@ -6,16 +6,17 @@ game with its expansions, variants and mixed sets, and writing output files safe
 from __future__ import annotations
 
 import os
+import stat
 import sys
-import tempfile
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
-from cardscript.dsl.diagnostics import CompileError, Diagnostic, render
+from cardscript.dsl.diagnostics import CompileError, Diagnostic, internal_message, render
+from cardscript.dsl.textsafe import terminal
 
 
 def print_diags(diags: list[Diagnostic], sources: dict[str, str] | None = None, err: bool = True) -> None:
@@ -32,7 +33,13 @@ def fail_compile(exc: CompileError, sources: dict[str, str] | None = None) -> No
 
 
 def guard(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn user errors into diagnostics and bugs into 'internal error' (traceback with --debug)."""
+    """Run a command so that no exception escapes as a traceback.
+
+    A mistake in the scripts prints its diagnostics (exit 1, or 2 for a usage error); a
+    game stopped by a runaway chain prints CS401 (exit 1); anything else is a bug in
+    cardscript and prints one line, :func:`cardscript.dsl.diagnostics.internal_message`
+    (exit 3), after its traceback with ``--debug`` (or ``CARDSCRIPT_DEBUG=1``).
+    """
     import functools
 
     @functools.wraps(fn)
@@ -55,15 +62,28 @@ def guard(fn: Callable[..., Any]) -> Callable[..., Any]:
             from cardscript.runtime.errors import RunawayError
 
             if isinstance(exc, RunawayError):
-                click.echo(f"error[CS401]: {exc}\n  chain: {' -> '.join(exc.chain)}", err=True)
+                click.echo(terminal(f"error[CS401]: {exc}\n  chain: {' -> '.join(exc.chain)}", keep="\n"), err=True)
                 sys.exit(1)
-            if os.environ.get("CARDSCRIPT_DEBUG") or "--debug" in sys.argv:
-                traceback.print_exc()
-            click.echo(f"internal error: {exc.__class__.__name__}: {exc}\n"
-                       "  this is a bug in cardscript; rerun with --debug for a traceback", err=True)
-            sys.exit(3)
+            internal_error(exc)
 
     return wrapper
+
+
+def debug_requested() -> bool:
+    """Whether tracebacks of internal errors are wanted: ``cardscript --debug ...`` or
+    ``CARDSCRIPT_DEBUG`` set (and not ``0``)."""
+    if os.environ.get("CARDSCRIPT_DEBUG", "0") not in ("", "0") or "--debug" in sys.argv[1:]:
+        return True
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.find_root().params.get("debug"))
+
+
+def internal_error(exc: BaseException) -> NoReturn:
+    """Report a bug in cardscript and exit 3: the traceback with ``--debug``, then one line."""
+    if debug_requested():
+        click.echo(terminal("".join(traceback.format_exception(exc)), keep="\n"), err=True, nl=False)
+    click.echo(internal_message(exc), err=True)
+    sys.exit(3)
 
 
 def variant_option(fn: Any) -> Any:
@@ -99,6 +119,8 @@ def _expansions(game: str, paths: tuple[str, ...]) -> list[Path]:
     """The scripts of the expansions given with --with (manifests checked, combined)."""
     from cardscript.dsl.tools.manifest import load_expansions
 
+    if any(not p for p in paths):  # "" would mean the current folder
+        raise click.BadParameter("an empty path names no expansion", param_hint="--with")
     scripts, diags = load_expansions(game, list(paths))
     if any(d.severity == "error" for d in diags):
         raise CompileError(diags)
@@ -106,38 +128,53 @@ def _expansions(game: str, paths: tuple[str, ...]) -> list[Path]:
 
 
 def check_writable(path: str, option: str) -> None:
-    """Fail early (usage error, before any work) when an output file cannot be written."""
+    """Fail early (usage error, before any work) when an output file cannot be written.
+
+    ``-`` (standard output) and an existing device or FIFO (``/dev/null``) are written
+    through, so only they need to be writable; a new path or a regular file is replaced,
+    so its folder must be writable too; a symbolic link is refused
+    (:func:`cardscript.dsl.files.write_text`).
+
+    Raises:
+        click.BadParameter: with ``option`` as the parameter (exit 2).
+    """
+    if path == "-":
+        return
+    if not path:
+        raise click.BadParameter("an empty path names no file", param_hint=option)
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
+    try:
+        mode: int | None = os.lstat(target).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and stat.S_ISLNK(mode):
+        raise click.BadParameter(f"{path} is a symbolic link: cardscript does not replace links nor write "
+                                 f"through them; give the file it points to ({os.path.realpath(target)}) "
+                                 "or another path", param_hint=option)
+    if mode is not None and stat.S_ISDIR(mode):
+        raise click.BadParameter(f"{path} is a folder", param_hint=option)
+    if mode is not None and not stat.S_ISREG(mode):  # a device or FIFO: written through
+        if not os.access(target, os.W_OK):
+            raise click.BadParameter(f"cannot write {path}", param_hint=option)
+        return
     if not folder.is_dir():
         raise click.BadParameter(f"folder {folder} does not exist", param_hint=option)
-    if target.is_dir():
-        raise click.BadParameter(f"{path} is a folder", param_hint=option)
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+    if not os.access(folder, os.W_OK) or (mode is not None and not os.access(target, os.W_OK)):
         raise click.BadParameter(f"cannot write {path}", param_hint=option)
 
 
 def write_atomic(path: str, text: str) -> None:
-    """Write a whole file or nothing (temp file + rename), readable as umask allows.
+    """Write an output: a new path or a regular file whole or not at all (temp file +
+    rename, readable as umask allows); a device, FIFO or ``-`` written through; a link
+    refused (:func:`cardscript.dsl.files.write_text`).
 
     Raises:
-        click.ClickException: the file cannot be written (nothing is left behind).
+        click.ClickException: the file cannot be written (exit 1; nothing is left behind).
     """
-    target = Path(path)
-    tmp = ""
+    from cardscript.dsl.files import FileProblem, write_text
+
     try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=".cardscript-")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except OSError as exc:
-        if tmp and os.path.exists(tmp):
-            os.unlink(tmp)
-        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
-    except BaseException:
-        if tmp and os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        write_text(path, text)
+    except FileProblem as exc:
+        raise click.ClickException(exc.message + (f"; {exc.hint}" if exc.hint else "")) from None

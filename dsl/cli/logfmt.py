@@ -2,7 +2,8 @@
 
 Game-agnostic: what to leave out comes from the game's own ``quiet`` declarations
 (events by name, counters by name); the runtime's built-in entries (turns, plays,
-choices, flips, reveals, the end) always show.
+choices, flips, reveals, the end) always show. Every name in a line comes from a
+script, so each is made safe for the terminal (:func:`cardscript.dsl.textsafe.terminal`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from cardscript.dsl.textsafe import terminal
 from cardscript.runtime.definition import GameDefinition
 
 
@@ -29,6 +31,7 @@ def lines(log: list[dict[str, Any]], d: GameDefinition) -> Iterator[str]:
 
 def format_entry(e: dict[str, Any], quiet_events: frozenset[str] | set[str], quiet_counters: set[str]) -> str | None:
     """One log entry as text, or None when it is not worth a line."""
+    raw, e = e, {k: _safe(v) for k, v in e.items()}
     t = e["t"]
     if t == "setup":
         return f"{e['game']}: {e['players']} players, seed {e['seed']}"
@@ -50,12 +53,12 @@ def format_entry(e: dict[str, Any], quiet_events: frozenset[str] | set[str], qui
         what = e["purpose"] if e["purpose"] not in ("", "choose") else "chooses"
         return f"  {player(e['player'])} {what}: {', '.join(chosen)}"
     if t == "event":
-        if e["event"] in quiet_events:
+        if raw["event"] in quiet_events:
             return None
         card = f" ({e['card']})" if "card" in e else ""
         return f"  {player(e['player'])} · {e['event']}{card}"
     if t == "counter":
-        if e["counter"] in quiet_counters:
+        if raw["counter"] in quiet_counters:
             return None
         sign = "+" if e["delta"] > 0 else "−"  # noqa: RUF001 -- the log prints a typographic minus
         who = e["card"] if "card" in e else player(e["player"])
@@ -71,3 +74,12 @@ def format_entry(e: dict[str, Any], quiet_events: frozenset[str] | set[str], qui
     if t == "end":
         return f"\nGame over after turn {e['turn']}: {e['reason']}"
     return None
+
+
+def _safe(value: Any) -> Any:
+    """A log value with its text made safe for the terminal (lists item by item)."""
+    if isinstance(value, str):
+        return terminal(value)
+    if isinstance(value, list):
+        return [_safe(v) for v in value]
+    return value

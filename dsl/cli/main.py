@@ -13,13 +13,19 @@ from __future__ import annotations
 import click
 
 from cardscript.dsl.cli import authoring, playing
+from cardscript.dsl.front import cache
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardscript")
 @click.option("--debug", is_flag=True, hidden=True, help="show tracebacks of internal errors")
-def main(debug: bool) -> None:
+@click.option("--no-cache", is_flag=True,
+              help="neither read nor write the cache of parsed scripts (also CARDSCRIPT_CACHE=off; docs/cache.md)")
+def main(debug: bool, no_cache: bool) -> None:
     """cardscript: card games written as scripts — check, compile, play and test them."""
+    if no_cache:
+        previous = cache.set_disk_cache(False)
+        click.get_current_context().call_on_close(lambda: cache.set_disk_cache(previous))
 
 
 for _command in (authoring.check, authoring.cards, authoring.variants, authoring.compile_cmd, authoring.new,

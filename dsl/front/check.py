@@ -9,30 +9,28 @@ Diagnostic with a "did you mean".
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import Any
 
 from cardscript.dsl.diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from cardscript.dsl.front import ast as A
-from cardscript.dsl.front.cache import build_cached
+from cardscript.dsl.front.patterns import (
+    _BUILTIN_SPAN,
+    BUILTINS,
+    SLOT_KINDS,
+    EffectSig,
+    _builtin_keys,
+    _flatten,
+    _replacing,
+    _sig,
+    builtin_sigs,
+    display,
+    tokens_of,
+)
 
-#: Built-in primitives of the runtime, written as effect patterns. Their bodies are
-#: supplied by :mod:`cardscript.runtime.effects` (Move, Take, Shuffle, Flip, Reveal, Play, TakeActions).
-BUILTINS = {
-    "move": "move {C: cards} to {Z: zone}",
-    "take": "take {C: cards} into {Z: zone}",
-    "shuffle": "shuffle {Z: zone}",
-    "flip": "flip {C: cards}",
-    "reveal": "reveal {C: cards}",
-    "play": "play {C: cards}",
-    "take actions": "take actions",
-    "take control": "take control of {C: cards}",
-    "roll": "roll {C: cards}",
-    "put under": "put {C: cards} under {Z: zone}",
-}
-
-SLOT_KINDS = ("number", "players", "cards", "zone", "type", "block")
+# The patterns live in .patterns; they are re-exported here, where the checker's users look.
+__all__ = ["BUILTINS", "IMPLICIT_ZONES", "RANK", "SLOT_KINDS", "EffectSig", "Match", "Symbols", "_flatten",
+           "builtin_sigs", "collect", "display", "match_call", "tokens_of"]
 
 #: How specific a script is; a more specific script may replace an effect of a less specific one.
 RANK = {"ruleset": 0, "": 0, "game": 1, "expansion": 1, "variant": 3, "scenario": 4}
@@ -40,29 +38,6 @@ RANK = {"ruleset": 0, "": 0, "game": 1, "expansion": 1, "variant": 3, "scenario"
 
 #: Zones every game has: all components start in the box.
 IMPLICIT_ZONES = {"box": A.ZoneDecl(Span("<built-in>", 1, 1), "box", False, "hidden", False, False, False, False, "")}
-
-
-@dataclass
-class EffectSig:
-    """A callable effect: its pattern tokens, parameters, and definition (None for built-ins)."""
-
-    key: str
-    tokens: tuple[tuple[Any, ...], ...]
-    params: list[tuple[str, str]]
-    has_block: bool
-    defn: A.EffectDef | None
-    display: str
-    builtin: str = ""
-
-    @property
-    def name(self) -> str:
-        """The leading words of the pattern ('attack', 'surge'): the keyword a card 'has'."""
-        words = []
-        for t in self.tokens:
-            if t[0] != "w":
-                break
-            words.append(t[1])
-        return " ".join(words)
 
 
 @dataclass
@@ -94,139 +69,28 @@ class Symbols:
     quiet_counters: list[tuple[str, Span]] = field(default_factory=list)
 
 
-def tokens_of(items: tuple[A.CallItem, ...]) -> list[tuple[Any, ...]]:
-    """Normalise call or pattern items for matching. A selector with no place
-    ('a wound', '2 cards') is flattened into words, so patterns may spell it."""
-    out: list[tuple[Any, ...]] = []
-    for it in items:
-        if isinstance(it, A.Word):
-            out.append(("w", it.text))
-        elif isinstance(it, A.Slot):
-            out.append(("slot", it.name, it.type, it.span))
-        elif isinstance(it, A.StrArg):
-            out.append(("str", it.text, it))
-        elif isinstance(it, A.NumArg):
-            out.append(("num", it.expr, it))
-        elif isinstance(it, A.ParamArg):
-            out.append(("param", it.name, it))
-        elif isinstance(it, A.PlayersArg):
-            out.append(("players", it.sel, it))
-        elif isinstance(it, A.ZoneArg):
-            out.append(("zone", it.zone, it))
-        elif isinstance(it, A.CardsArg):
-            flat = _flatten(it.sel)
-            out.extend(flat if flat is not None else [("cards", it.sel, it)])
-    return out
-
-
-def _flatten(sel: A.CardSel) -> list[tuple[Any, ...]] | None:
-    if sel.kind != "pick" or sel.zones or sel.in_param or sel.played or sel.control or sel.filters or sel.name:
-        return None
-    words: list[tuple[Any, ...]] = []
-    q = sel.quantity
-    if q == "one":
-        words.append(("w", "a"))
-    elif q == "random":
-        words += [("w", "a"), ("w", "random")]
-    elif q in ("all", "each"):
-        words.append(("w", q))
-    elif q == "up to":
-        words += [("w", "up"), ("w", "to"), ("num", sel.count, None)]
-    elif q in ("n", "random n"):
-        words.append(("num", sel.count, None))
-        if q == "random n":
-            words.append(("w", "random"))
-    for t in sel.types:
-        words.extend(("w", w) for w in t.split())
-    if sel.card_word:
-        words.append(("w", sel.card_word))
-    return words
-
-
-def display(tokens: list[tuple[Any, ...]] | tuple[tuple[Any, ...], ...]) -> str:
-    """A readable rendering of a pattern or call for messages."""
-    parts = []
-    for t in tokens:
-        k = t[0]
-        if k == "w":
-            parts.append(t[1])
-        elif k == "slot":
-            parts.append("{" + f"{t[1]}: {t[2]}" + "}")
-        elif k == "str":
-            parts.append(f'"{t[1]}"')
-        elif k == "num":
-            e = t[1]
-            parts.append(str(e.value) if isinstance(e, A.Num) else "(...)")
-        elif k == "param":
-            parts.append(t[1])
-        elif k == "players":
-            parts.append(t[1].kind if t[1].kind != "param" else t[1].param)
-        elif k == "zone":
-            z = t[1]
-            parts.append({"you": "your ", "them": "their ", "shared": "the "}.get(z.owner, "") + z.name)
-        else:
-            parts.append(_describe_cards(t[1]))
-    return " ".join(parts)
-
-
-def _describe_zone(z: A.ZoneRef) -> str:
-    own = {"you": "your ", "them": "their ", "shared": "the ", "owner": "its owner's "}.get(z.owner, "the ")
-    return "its home" if z.owner == "home" else own + z.name
-
-
-def _describe_cards(sel: A.CardSel) -> str:
-    """A short reading of a card selector for prompts and messages ('a card from your hand')."""
-    if sel.kind in ("this", "it"):
-        return sel.kind
-    if sel.kind in ("top", "bottom"):
-        n = sel.count.value if isinstance(sel.count, A.Num) else "N"
-        what = "card" if n == 1 else f"{n} cards"
-        return f"the {sel.kind} {what} of {' and '.join(_describe_zone(z) for z in sel.zones)}"
-    q = {"one": "a", "up to": "up to N", "random": "a random", "all": "all", "each": "each", "n": "N",
-         "random n": "N random"}.get(sel.quantity, sel.quantity)
-    kind = f'"{sel.name}"' if sel.name else " ".join(sel.types) or sel.card_word or "card"
-    where = f" from {' and '.join(_describe_zone(z) for z in sel.zones)}" if sel.zones else ""
-    return f"{q} {kind}{where}".strip()
-
-
-@functools.lru_cache(maxsize=1)
-def builtin_sigs() -> tuple[EffectSig, ...]:
-    out = []
-    for key, text in BUILTINS.items():
-        script = build_cached(f"effect {text}:\n  nothing\n", "<built-in>")
-        d = script.items[0]
-        assert isinstance(d, A.EffectDef)
-        out.append(_sig(d, key))
-    return tuple(out)
-
-
-def _sig(d: A.EffectDef, builtin: str = "") -> EffectSig:
-    toks = tokens_of(d.pattern)
-    params = [(t[1], t[2]) for t in toks if t[0] == "slot"]
-    has_block = bool(params) and params[-1][1] == "block"
-    body_toks = tuple(t for t in toks if not (t[0] == "slot" and t[2] == "block"))
-    key = builtin or " ".join(t[1] if t[0] == "w" else "{" + t[2] + "}" if t[0] == "slot" else display([t])
-                              for t in body_toks)
-    return EffectSig(key, body_toks, params, has_block, None if builtin else d, display(toks), builtin)
-
-
 def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tuple[Symbols, list[Diagnostic]]:
     """Gather declarations; report duplicates (CS203), conflicting variants (CS210) and
     bad declarations (CS209).
 
     A more specific script replaces what a less specific one declared (ruleset < game and
     its expansions < variant < scenario): zones, counters, attributes, cards, effects, named
-    setup steps, actions, the turn, the score, the tie-break and the player count. Two
-    scripts of the same kind may not declare the same thing; two variants doing so are a
-    conflict that names both.
+    setup steps, actions, the turn, the score, the tie-break and the player count. An effect
+    replaces one (or a built-in primitive) only when it says ``replaces`` (CS203 otherwise;
+    CS201 for a ``replaces`` with nothing to replace). Two scripts of the same kind may not
+    declare the same thing; two variants doing so are a conflict that names both. A
+    scenario's player count must be one its game (and variants) allow (CS209).
     """
     sym = Symbols()
     diags: list[Diagnostic] = []
-    owners: dict[tuple[str, str], tuple[int, Span]] = {}
+    # the runtime's primitives rank below every script: a script replaces one only on purpose
+    owners: dict[tuple[str, str], tuple[int, Span]] = {("effect", k): (-1, _BUILTIN_SPAN) for k in _builtin_keys()}
     setup_order: list[str] = []
     setups: dict[str, A.Setup] = {}
     anonymous = 0
     removed: dict[tuple[str, str], Span] = {}
+    game_players: tuple[int, A.Players | None] = (-1, None)  # the most specific one of the game and its variants
+    scenario_players: list[A.Players] = []
 
     def claim(what: str, name: str, span: Span, kind: str, label: str = "") -> bool:
         """Record who declares (what, name); False when this declaration must be ignored."""
@@ -256,6 +120,10 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
                 if item.kind == "game" or sym.header is None:
                     sym.header = item
             elif isinstance(item, A.Players):
+                if kind == "scenario":
+                    scenario_players.append(item)
+                elif RANK.get(kind, 0) >= game_players[0]:
+                    game_players = (RANK.get(kind, 0), item)
                 if claim("the player count", "players", item.span, kind):
                     sym.players = item
                 if item.low < 1 or item.high < item.low:
@@ -287,6 +155,7 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
                         diags.append(error("CS204", f"unknown parameter kind {it.type!r}", it.span,
                                            did_you_mean(it.type, SLOT_KINDS) or "use one of: " + ", ".join(SLOT_KINDS)))
                 k = sig.key + ("{block}" if sig.has_block else "")
+                diags.extend(_replacing(item, sig, owners.get(("effect", k)), RANK.get(kind, 0)))
                 if claim("effect", k, item.span, kind, sig.display):
                     sym.effects.append(sig)
             elif isinstance(item, A.CardDef):
@@ -353,7 +222,23 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
                                    did_you_mean(name, [k for k in table if not k.startswith("\0")])))
             table.pop(name, None)
     sym.setups = [setups[k] for k in setup_order if k in setups]
+    diags.extend(_scenario_players(game_players[1], scenario_players))
     return sym, diags
+
+
+def _scenario_players(game: A.Players | None, asked: list[A.Players]) -> list[Diagnostic]:
+    """CS209 for a scenario that plays its game (with its variants) at a count it does not allow."""
+    out = []
+    for p in asked:
+        if game is not None and not game.low <= p.low <= p.high <= game.high:
+            out.append(error("CS209", f"{game.low} to {game.high} players play this game, not {_count(p)}", p.span,
+                             f"the game says so at {game.span.file}:{game.span.line}; a variant may allow more "
+                             "(name it after the header: variant \"NAME\")"))
+    return out
+
+
+def _count(p: A.Players) -> str:
+    return str(p.low) if p.low == p.high else f"{p.low} to {p.high}"
 
 
 @dataclass
@@ -400,14 +285,16 @@ def _try(sig: EffectSig, toks: list[tuple[Any, ...]], has_block: bool, params: d
 
 
 _MATCHES: dict[tuple[int, int, frozenset[tuple[str, str]]], tuple[A.Call, Any]] = {}
-_MATCHES_FOR: list[int] = [0]
+# The table the memo is for, held (not its id: a later table may get the id of a freed one,
+# and the cached ASTs of a shared library are the same call objects in every game).
+_MATCHES_FOR: list[Symbols | None] = [None]
 
 
 def match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Match | None, Diagnostic | None]:
     """Resolve a call phrase (memoized per symbol table: lowering and lint ask the same)."""
-    if _MATCHES_FOR[0] != id(sym):
+    if _MATCHES_FOR[0] is not sym:
         _MATCHES.clear()
-        _MATCHES_FOR[0] = id(sym)
+        _MATCHES_FOR[0] = sym
     key = (id(call), id(sym), frozenset(params.items()))
     hit = _MATCHES.get(key)
     if hit is not None and hit[0] is call:
@@ -448,7 +335,9 @@ def _match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Mat
                                                for p, c in zip(s.tokens, toks, strict=True)):
             if s.has_block != has_block:
                 need = "needs a block after ':'" if s.has_block else "takes no block after ':'"
-                return None, error("CS204", f"'{s.display}' {need}", call.span)
+                return None, error("CS204", f"'{s.display}' {need}", call.span,
+                                   "end the line with ':' and indent the block's statements below it" if s.has_block
+                                   else "drop the ':' and the block: this effect runs no statements of yours")
             bad = next(p for p, c in zip(s.tokens, toks, strict=True) if p[0] == "slot" and not _fits(p[2], c, params))
             return None, error("CS204", f"'{text}': argument {bad[1]} of '{s.display}' must be {bad[2]}",
                                call.span, f"pass {_describe_kind(bad[2])}")

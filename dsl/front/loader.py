@@ -1,9 +1,13 @@
 """Finding and reading scripts: a game is a built-in name or a folder (or file).
 
 ``uses "NAME"`` (no '/' and no '.') names a built-in library folder under
-``cardscripts/`` (e.g. ``"dc-core"``); any other ``uses`` is a path relative to the
-script that names it and must stay inside the folder of the game being loaded.
-Scripts are read as text only: nothing a script names is imported or executed.
+``cardscripts/`` (e.g. ``"dc-core"``); any other ``uses`` is a relative path to a
+``.rules``, ``.cards`` or ``.variant`` file (or a folder of them) from the script that
+names it, and must stay inside the package root of that script (:func:`package_root`).
+Scripts are read as text only, through :func:`cardscript.dsl.files.read_text`: links
+resolved and kept inside the package, regular files only, at most
+:data:`cardscript.dsl.files.MAX_SCRIPT_BYTES` each. Nothing a script names is imported
+or executed.
 """
 
 from __future__ import annotations
@@ -14,10 +18,13 @@ from importlib import resources
 from pathlib import Path
 
 from cardscript.dsl.diagnostics import CompileError, Diagnostic, Span, did_you_mean, error
+from cardscript.dsl.files import FileProblem, inside, read_text
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.cache import build_cached
 
 SCRIPT_SUFFIXES = (".rules", ".cards", ".variant", ".scenario")
+#: What ``uses`` may name: scripts of a game (a scenario is never part of one).
+USABLE_SUFFIXES = (".rules", ".cards", ".variant")
 
 
 def builtin_root() -> Path:
@@ -36,29 +43,41 @@ def builtin_games() -> list[str]:
 
 
 def _scripts_in(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.suffix in SCRIPT_SUFFIXES and p.suffix != ".scenario")
+    """The game scripts of a folder (not its scenarios, not its sub-folders), sorted."""
+    try:
+        # a FIFO or device is listed too: reading it then says what it is
+        return sorted(p for p in folder.iterdir() if p.suffix in USABLE_SUFFIXES and p.exists() and not p.is_dir())
+    except OSError:
+        return []
 
 
 def _header_kind(path: Path) -> str:
+    """The first word of a script's first line (comments aside): 'game', 'card'... ("" when it
+    cannot be read, or leads outside its package)."""
     try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
-            for line in fh:
-                s = line.strip()
-                if s and not s.startswith("#"):
-                    return s.split(" ", 1)[0]
-    except OSError:
+        text = read_script(path, [package_root(path)])
+    except FileProblem:
         return ""
+    for line in text.splitlines():
+        s = line.strip()
+        if s and not s.startswith("#"):
+            return s.split(" ", 1)[0]
     return ""
 
 
-def read_script(path: Path) -> str:
-    """A script's text: UTF-8 (a leading byte-order mark is dropped).
+def read_script(path: Path, roots: list[Path] | None = None) -> str:
+    """A script's text (see :func:`cardscript.dsl.files.read_text`: UTF-8, a leading
+    byte-order mark dropped, CRLF and CR line ends as LF).
+
+    Args:
+        path: the script.
+        roots: folders the script must lie in once its links are resolved (None: anywhere).
 
     Raises:
-        OSError: the file cannot be read.
-        UnicodeDecodeError: it is not UTF-8 text.
+        FileProblem: outside the roots (CS003); missing, not a regular file, too large or
+            not UTF-8 (CS001).
     """
-    return path.read_bytes().decode("utf-8-sig")
+    return read_text(path, roots)
 
 
 @dataclass
@@ -81,17 +100,30 @@ class Program:
 
 
 def package_root(main: Path) -> Path:
-    """The folder a program's scripts may read inside: the nearest ancestor holding a
-    ``cardscript.toml`` manifest; else the built-in scripts for a built-in game; else
-    the script's folder (for a scenario, the folder above it, so that a game's
-    ``scenarios/`` folder can use the game's scripts)."""
+    """The folder a program's scripts may read inside (docs/language.md, "uses").
+
+    The nearest ancestor holding a ``cardscript.toml`` manifest; else the built-in
+    scripts for a built-in game; else the script's folder — for a scenario, the folder
+    above it when that is a game's folder (it holds a script with a ``game`` header) or
+    the scenario's folder is named ``scenarios``, so that a game's scenarios can use its
+    scripts.
+
+    Args:
+        main: the script as named (made absolute, links not resolved: a link is checked
+            against the root of the folder holding it).
+    """
+    main = Path(os.path.abspath(main))
     for folder in main.parents:
         if (folder / "cardscript.toml").is_file():
             return folder
     builtin = builtin_root().resolve()
-    if builtin in main.parents:
+    if builtin in main.parents or builtin in main.resolve().parents:
         return builtin
-    return main.parent.parent if main.suffix == ".scenario" else main.parent
+    if main.suffix == ".scenario" and main.parent.parent != main.parent:
+        above = main.parent.parent
+        if main.parent.name == "scenarios" or _folder_kind(above) == "game":
+            return above
+    return main.parent
 
 
 _HEADER_KINDS = ("game", "ruleset", "variant", "scenario", "expansion")
@@ -99,10 +131,7 @@ _HEADER_KINDS = ("game", "ruleset", "variant", "scenario", "expansion")
 
 def _folder_kind(folder: Path) -> str:
     """'game' or 'ruleset' when the folder holds such a script: its headerless files rank with it."""
-    try:
-        kinds = {_header_kind(p) for p in folder.iterdir() if p.suffix in (".rules", ".cards")}
-    except OSError:
-        return ""
+    kinds = {_header_kind(p) for p in _scripts_in(folder) if p.suffix in (".rules", ".cards")}
     return "game" if "game" in kinds else "ruleset" if "ruleset" in kinds else ""
 
 
@@ -113,6 +142,9 @@ def resolve_game(game: str) -> Path:
         CompileError: CS002 for an unknown name, CS001 for a missing path.
     """
     p = Path(game)
+    if not game:
+        raise CompileError([error("CS001", "an empty path names no game", None,
+                                  "give a built-in game's name, or a folder of scripts")])
     if p.exists():
         if p.is_dir():
             mains = [f for f in _scripts_in(p) if _header_kind(f) == "game"]
@@ -134,14 +166,19 @@ def resolve_game(game: str) -> Path:
 def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] | None = None) -> Program:
     """Read the main script and everything it uses, depth first.
 
+    Each script is read inside the package root of the script that names it
+    (:func:`package_root`; the built-in scripts for ``uses "NAME"``): a link leading
+    outside, a file that is not regular, too large or not UTF-8 is a diagnostic.
+
     Args:
         main: the main script.
-        extra: more scripts to add after the game (expansions, scenarios).
+        extra: more scripts to add after the game (expansions, scenarios), each read
+            inside its own package root.
+        mixed: other sets' card files, each read inside its own package root.
 
     Raises:
         CompileError: with every syntax and file error found.
     """
-    main = main.resolve()
     root = package_root(main)
     loaded: dict[str, A.Script] = {}
     sources: dict[str, str] = {}
@@ -154,20 +191,18 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
             return os.path.relpath(path)
         return str(path)
 
-    def visit(path: Path, at: Span | None, base: Path, inherited: str = "") -> None:
+    def visit(named: Path, at: Span | None, base: Path, inherited: str = "") -> None:
+        path = Path(os.path.realpath(named))
         key = str(path)
         if key in loaded:
             return
         name = display(path)
-        try:
-            text = read_script(path)
-        except UnicodeDecodeError as exc:
-            diags.append(error("CS001", f"{name} is not UTF-8 text (byte {exc.start} cannot be read)", at,
-                               "save the script as UTF-8"))
-            return
-        except OSError as exc:
-            diags.append(error("CS001", f"cannot read {name}: {exc.strerror or exc.__class__.__name__}", at,
-                               "check the path: it is relative to the script that names it"))
+        try:  # a refused file is named as the script named it, not by where its links lead
+            text = read_text(named, [base], shown=display(Path(os.path.abspath(named))))
+        except FileProblem as exc:
+            hint = exc.hint or "check the path: it is relative to the script that names it"
+            diags.append(error(exc.code, exc.message, at, hint))
+            loaded[key] = A.Script(Span(name, 1, 1), name, ())
             return
         sources[name] = text
         try:
@@ -187,59 +222,76 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
         for item in script.items:
             if isinstance(item, A.Uses):
                 for target in item.paths:
-                    for dep in _targets(path, target, item.span, base, diags):
-                        visit(dep, item.span, base, own or inherited)
+                    for dep, dep_root in _targets(path, target, item.span, base, diags):
+                        visit(dep, item.span, dep_root, own or inherited)
         order.append(script)
 
     visit(main, None, root)
     for e in extra or []:  # an expansion's scripts may use scripts inside their own package
-        visit(e.resolve(), None, package_root(e.resolve()))
+        visit(e, None, package_root(e))
     mixed_names = []
     for m in mixed or []:  # another set's card files, mixed in (they rank with the game)
-        visit(m.resolve(), None, package_root(m.resolve()), "expansion")
+        visit(m, None, package_root(m), "expansion")
         mixed_names.append(display(m.resolve()))
     if any(d.severity == "error" for d in diags):
         raise CompileError(diags)
-    return Program(order, sources, root, display(main), frozenset(mixed_names))
+    return Program(order, sources, root, display(main.resolve()), frozenset(mixed_names))
 
 
 def _string_span(span: Span, target: str) -> Span:
     """The span of the quoted ``target`` on the line of a ``uses`` (the whole line if not found)."""
     try:
-        line = Path(span.file).read_text(encoding="utf-8").splitlines()[span.line - 1]
-    except (OSError, UnicodeDecodeError, IndexError):
+        line = read_script(Path(span.file)).splitlines()[span.line - 1]
+    except (FileProblem, IndexError):
         return span
     col = line.find(f'"{target}"')
     return span if col < 0 else Span(span.file, span.line, col + 1, span.line, col + len(target) + 3)
 
 
-def _targets(src: Path, target: str, span: Span, root: Path, diags: list[Diagnostic]) -> list[Path]:
+_OUTSIDE_HINT = "a script may only use scripts inside its own package, by a relative path"
+
+
+def _targets(src: Path, target: str, span: Span, root: Path,
+             diags: list[Diagnostic]) -> list[tuple[Path, Path]]:
+    """What a ``uses`` target names: (script, the root it is read inside) pairs; a target
+    the file system cannot even look up (a name too long, a folder that cannot be
+    searched) is a CS001 diagnostic at the string."""
+    try:
+        return _lookup(src, target, span, root, diags)
+    except OSError as exc:
+        why = os.strerror(exc.errno) if exc.errno else str(exc)
+        shown = target if len(target) <= 60 else target[:57] + "..."
+        diags.append(error("CS001", f"cannot look up {shown!r}: {why.lower()}", _string_span(span, target),
+                           "name a script or folder of the package by a short relative path"))
+        return []
+
+
+def _lookup(src: Path, target: str, span: Span, root: Path,
+            diags: list[Diagnostic]) -> list[tuple[Path, Path]]:
     if "/" not in target and "." not in target:
         folder = builtin_root() / target
         if not folder.is_dir():
             libs = [p.name for p in builtin_root().iterdir() if p.is_dir()]
             diags.append(error("CS001", f"no built-in library {target!r}", span, did_you_mean(target, libs)))
             return []
-        return _scripts_in(folder)
-    dest = (src.parent / target).resolve()
-    allowed = (root.resolve(), builtin_root().resolve())
-    if not any(dest == r or r in dest.parents for r in allowed):
-        diags.append(error("CS003", f"{target!r} is outside the game's folder", span,
-                           "a script may only use scripts inside its own folder tree"))
+        return [(f, builtin_root()) for f in _scripts_in(folder)]
+    at = _string_span(span, target)
+    if os.path.isabs(target) or target.startswith("~"):
+        diags.append(error("CS003", f"{target!r} is an absolute path", at, _OUTSIDE_HINT))
+        return []
+    dest = Path(os.path.normpath(src.parent / target))
+    if not inside(dest, [root]) and not inside(dest.resolve(), [root]):
+        diags.append(error("CS003", f"{target!r} is outside the package ({root})", at, _OUTSIDE_HINT))
         return []
     if not dest.exists():
         near = [p.name for p in dest.parent.iterdir()] if dest.parent.is_dir() else []
         hint = did_you_mean(dest.name, near) or "check the path: it is relative to the script that names it"
-        diags.append(error("CS001", f"no such script: {target}", _string_span(span, target), hint))
+        diags.append(error("CS001", f"no such script: {target}", at, hint))
         return []
     if dest.is_dir():
-        inside = []
-        for f in _scripts_in(dest):
-            real = f.resolve()
-            if any(real == r or r in real.parents for r in allowed):
-                inside.append(f)
-            else:  # a link in the folder that leads outside the package
-                diags.append(error("CS003", f"{f.name} in {target!r} leads outside the game's folder", span,
-                                   "a script may only use scripts inside its own folder tree"))
-        return inside
-    return [dest]
+        return [(f, root) for f in _scripts_in(dest)]
+    if dest.suffix not in USABLE_SUFFIXES:
+        diags.append(error("CS001", f"{target!r} is not a script: 'uses' reads .rules, .cards and .variant files",
+                           at, "name a script, or a folder of scripts"))
+        return []
+    return [(dest, root)]

@@ -1,13 +1,17 @@
 """Stage 1: text -> Lark parse tree, with syntax errors turned into Diagnostics.
 
 The grammar is ``grammar/cardscript.lark`` (LALR, positions propagated). The parser
-is built once per process and cached on disk by Lark, so start-up stays small.
+is loaded once per process from the prebuilt tables shipped beside the grammar, as data
+(:mod:`.parser_tables`); when they do not match the grammar it is built in memory.
+Nothing is cached on disk. ``python -m cardscript.dsl.front.parse --write-tables``
+rewrites the tables after a change to the grammar (a test checks they are current).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import sys
 from importlib import resources
 from typing import ClassVar
 
@@ -16,6 +20,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from cardscript.dsl.diagnostics import CompileError, Span, error
+from cardscript.dsl.front import parser_tables
 
 # Friendly names for terminals in "expected one of" lists.
 _TERMINAL_NAMES = {
@@ -40,18 +45,31 @@ def grammar_text() -> str:
     return resources.files("cardscript.grammar").joinpath("cardscript.lark").read_text(encoding="utf-8")
 
 
+#: The options of the parser (the post-lexer, :class:`_Indenter`, comes on top).
+OPTIONS = {"parser": "lalr", "lexer": "contextual", "propagate_positions": True, "maybe_placeholders": False}
+
+
 @functools.lru_cache(maxsize=1)
 def get_parser() -> Lark:
-    """The LALR parser, built once per process (Lark caches the tables on disk)."""
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        lexer="contextual",
-        postlex=_Indenter(),
-        propagate_positions=True,
-        maybe_placeholders=False,
-        cache=True,
-    )
+    """The LALR parser, loaded once per process from the shipped tables, or built from the
+    grammar in memory when they are missing or were made from another grammar."""
+    grammar = grammar_text()
+    tables = parser_tables.read()
+    parser = parser_tables.load(tables, grammar, OPTIONS, _Indenter()) if tables is not None else None
+    return parser if parser is not None else build_parser()
+
+
+def build_parser() -> Lark:
+    """The LALR parser built from the grammar in memory (what the shipped tables must equal)."""
+    return parser_tables.build(grammar_text(), OPTIONS, _Indenter())
+
+
+def write_tables() -> str:
+    """Rebuild the tables from the grammar and write them beside it; returns the path."""
+    path = parser_tables.shipped_path()
+    tables = parser_tables.tables_of(build_parser(), grammar_text(), OPTIONS)
+    path.write_text(parser_tables.dumps(tables), encoding="utf-8")
+    return str(path)
 
 
 def _expected(names: set[str] | frozenset[str]) -> tuple[str, ...]:
@@ -173,3 +191,9 @@ def _describe(tok: Token) -> str:
     if tok.type == "INT":
         return f"number {tok.value}"
     return f"'{tok.value}'"
+
+
+if __name__ == "__main__":  # maintenance: python -m cardscript.dsl.front.parse --write-tables
+    if sys.argv[1:] != ["--write-tables"]:
+        sys.exit("usage: python -m cardscript.dsl.front.parse --write-tables")
+    print(f"wrote {write_tables()}")

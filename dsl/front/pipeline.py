@@ -64,6 +64,19 @@ class CheckReport:
         return sum(d.severity == "warning" for d in self.diagnostics)
 
 
+def _entries(folder: Path) -> tuple[list[Path], list[Path]]:
+    """A folder's script files and its sub-folders to walk, each sorted by name. Linked
+    folders are not walked (a link loop would never end), nor hidden ones (``.x``, ``_x``);
+    a FIFO or device named like a script is listed, and reading it refuses it."""
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return [], []
+    files = [p for p in entries if p.suffix in SCRIPT_SUFFIXES and p.exists() and not p.is_dir()]
+    subs = [p for p in entries if p.is_dir() and not p.is_symlink() and not p.name.startswith((".", "_"))]
+    return files, subs
+
+
 def _units(path: Path) -> list[tuple[str, Path]]:
     """Split a path into things to check: ('game', main script), ('expansion', folder with a
     manifest), ('scenario', file), ('parse', file: compiled when it uses a game, else parsed)."""
@@ -79,12 +92,12 @@ def _units(path: Path) -> list[tuple[str, Path]]:
             return [("game", path)]
         if kind in ("expansion", "variant"):  # checked with the game it uses
             return [("parse", path)]
-        mains = [f for f in path.parent.iterdir() if f.suffix in SCRIPT_SUFFIXES and _header_kind(f) == "game"]
+        mains = [f for f in _entries(path.parent)[0] if _header_kind(f) == "game"]
         if mains:
             return [("game", mains[0])]
         return [("expansion", path.parent)] if (path.parent / MANIFEST).is_file() else [("parse", path)]
     out: list[tuple[str, Path]] = []
-    files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in SCRIPT_SUFFIXES)
+    files, subs = _entries(path)
     mains = [f for f in files if _header_kind(f) == "game" and f.suffix != ".scenario"]
     if mains:
         out.append(("game", mains[0]))
@@ -94,7 +107,7 @@ def _units(path: Path) -> list[tuple[str, Path]]:
     elif any(f.suffix != ".scenario" for f in files):
         out.extend(("parse", f) for f in files if f.suffix != ".scenario")
     out.extend(("scenario", f) for f in files if f.suffix == ".scenario")
-    for sub in sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+    for sub in subs:
         out.extend(_units(sub))
     return out
 
@@ -127,12 +140,12 @@ def _check_scenario(program: Program) -> list[Diagnostic]:
 
 def _check_expansion(folder: Path, rep: CheckReport) -> list[Diagnostic]:
     """An expansion folder: its manifest, then its game compiled with its scripts."""
-    from cardscript.dsl.tools.manifest import MANIFEST, expansion_scripts, read_manifest
+    from cardscript.dsl.tools.manifest import MANIFEST, expansion_scripts, read_manifest_text
 
     toml = folder / MANIFEST
-    rep.sources[str(_shown(toml))] = toml.read_text(encoding="utf-8", errors="replace")
+    manifest, diags, text = read_manifest_text(toml)
+    rep.sources[str(_shown(toml))] = text
     rep.files.append(str(_shown(toml)))
-    manifest, diags = read_manifest(toml)
     scripts = expansion_scripts(folder)
     if manifest is None:  # check each script on its own
         for f in scripts:
@@ -160,7 +173,7 @@ def _check_file(f: Path, rep: CheckReport) -> list[Diagnostic]:
     if any(i.kind == "variant" for s in program.scripts for i in s.items if isinstance(i, A.Header)):
         # a variant that does not name its game: check it against the game of its folder
         game = f.resolve().parent.parent if f.resolve().parent.name == "variants" else None
-        if game is not None and any(_header_kind(p) == "game" for p in game.iterdir() if p.is_file()):
+        if game is not None and any(_header_kind(p) == "game" for p in _entries(game)[0]):
             return check_program(load_program(resolve_game(str(game)), [f]))
     build(rep.sources[next(iter(program.sources))], next(iter(program.sources)))
     return []
@@ -183,10 +196,15 @@ def check_paths(paths: list[str]) -> CheckReport:
     rep = CheckReport()
     for raw in paths:
         p = Path(raw)
-        if not p.exists():
-            rep.diagnostics.append(error("CS001", f"no such file or folder: {raw}", None))
+        problem = _not_checkable(raw, p)
+        if problem is not None:
+            rep.diagnostics.append(problem)
             continue
-        for kind, f in _units(p):
+        units = _units(p)
+        if not units:
+            rep.diagnostics.append(error("CS001", f"no scripts in {raw}", None,
+                                         "scripts end in .rules, .cards, .variant or .scenario"))
+        for kind, f in units:
             try:
                 rep.diagnostics.extend(_check_unit(kind, f, rep))
             except CompileError as exc:
@@ -205,10 +223,24 @@ def check_paths(paths: list[str]) -> CheckReport:
     return rep
 
 
+def _not_checkable(raw: str, p: Path) -> Diagnostic | None:
+    """CS001 for a path that is missing, or neither a folder nor a regular file (a FIFO, a device)."""
+    import stat
+
+    try:
+        mode = p.stat().st_mode
+    except OSError:
+        return error("CS001", f"no such file or folder: {raw}", None)
+    if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+        return None
+    return error("CS001", f"cannot check {raw}: it is not a regular file nor a folder", None,
+                 "give script files or folders of scripts")
+
+
 def _unused_siblings(main: Path, program: Program) -> list[Path]:
     """Scripts beside a game's main script that the game does not use (new card files)."""
     used = {str(Path(n).resolve()) for n in program.sources}
-    return [p for p in sorted(main.parent.iterdir())
+    return [p for p in _entries(main.parent)[0]
             if p.suffix in (".rules", ".cards") and str(p.resolve()) not in used]
 
 
@@ -219,15 +251,14 @@ def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
         return _check_file(f, rep)
     program = load_program(f)
     if kind == "scenario":
-        from cardscript.dsl.front.variants import resolve_variants
-        from cardscript.dsl.harness.scenario import scenario_variants
+        from cardscript.dsl.front.variants import scenario_variant_paths
+        from cardscript.dsl.harness.scenario import scenario_variant_headers
 
-        wanted = scenario_variants(program)
+        wanted = scenario_variant_headers(program)
         game = next((s.file for s in program.scripts
                      if any(isinstance(i, A.Header) and i.kind == "game" for i in s.items)), None)
         if wanted and game is not None:
-            wanted = [str(f.parent / w) if (f.parent / w).is_file() else w for w in wanted]
-            program = load_program(f, resolve_variants(str(Path(game).parent), wanted))
+            program = load_program(f, scenario_variant_paths(f, wanted, str(Path(game).parent)))
     rep.sources.update(program.sources)
     rep.files.extend(program.sources)
     if kind != "game":
@@ -252,26 +283,24 @@ def to_ir(d: GameDefinition) -> dict[str, Any]:
     """The JSON IR of a compiled game (validated by ``dsl/front/ir_schema.json``)."""
     effects: dict[str, Any] = {}
 
-    def walk(x: Any) -> None:
-        if isinstance(x, E.Call):
-            if x.effect.name not in effects:
-                effects[x.effect.name] = None
-                effects[x.effect.name] = {"params": [list(p) for p in x.effect.params],
-                                          "body": E.to_ir(x.effect.body)}
-                walk(x.effect.body)
-            for _, a in x.args:
-                walk(a)
-        elif isinstance(x, E.Node):
-            slots: tuple[str, ...] = x.__slots__
-            for name in slots:
-                if not name.startswith("_"):
-                    walk(getattr(x, name))
-        elif isinstance(x, (list, tuple)):
-            for i in x:
-                walk(i)
-        elif isinstance(x, dict):
-            for v in x.values():
-                walk(v)
+    def walk(root: Any) -> None:
+        # iterative: effects calling effects may chain far deeper than Python recurses
+        todo = [root]
+        while todo:
+            x = todo.pop()
+            if isinstance(x, E.Call):
+                if x.effect.name not in effects:
+                    effects[x.effect.name] = {"params": [list(p) for p in x.effect.params],
+                                              "body": E.to_ir(x.effect.body)}
+                    todo.append(x.effect.body)
+                todo.extend(a for _, a in x.args)
+            elif isinstance(x, E.Node):
+                slots: tuple[str, ...] = x.__slots__
+                todo.extend(getattr(x, name) for name in slots if not name.startswith("_"))
+            elif isinstance(x, (list, tuple)):
+                todo.extend(x)
+            elif isinstance(x, dict):
+                todo.extend(x.values())
 
     roots: list[Any] = [d.setup, d.turn, d.score, d.tie_breaks, [a.body for a in d.actions],
                         [a.choose for a in d.actions], [a.cond for a in d.actions],
@@ -326,8 +355,9 @@ def validate_ir(ir: dict[str, Any]) -> list[str]:
     """Validate IR against the schema; returns readable errors (empty when valid)."""
     import jsonschema  # type: ignore[import-untyped]  # no type stubs are installed for it
 
-    validator = jsonschema.Draft202012Validator(ir_schema())
-    errs = sorted(validator.iter_errors(ir), key=lambda e: list(e.absolute_path))
+    from cardscript.dsl.front.lower.irdepth import iter_errors  # in pieces: a deep IR passes the recursion limit
+
+    errs = sorted(iter_errors(ir_schema(), ir), key=lambda e: [str(p) for p in e.absolute_path])
     if not errs:
         return []
     best = jsonschema.exceptions.best_match(errs)

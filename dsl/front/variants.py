@@ -7,11 +7,14 @@ its header name (``"Short Game"``), or gives a path to a user's own variant file
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardscript.dsl.diagnostics import CompileError, did_you_mean, error
-from cardscript.dsl.front.loader import resolve_game
+from cardscript.dsl.diagnostics import CompileError, Diagnostic, did_you_mean, error
+from cardscript.dsl.files import FileProblem, inside, read_text
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.loader import package_root, resolve_game
 
 
 @dataclass(frozen=True)
@@ -27,8 +30,8 @@ class VariantInfo:
 def _read(path: Path) -> VariantInfo:
     title, about = path.stem, ""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        lines = read_text(path, [package_root(path)]).splitlines()
+    except FileProblem:
         lines = []
     for line in lines:
         s = line.strip()
@@ -55,8 +58,13 @@ def _norm(s: str) -> str:
     return "".join(ch for ch in s.lower() if ch.isalnum())
 
 
-def resolve_variants(game: str, names: list[str]) -> list[Path]:
+def resolve_variants(game: str, names: list[str], paths: bool = True) -> list[Path]:
     """Paths of the variants named on the command line, in the order given.
+
+    Args:
+        game: the game (a built-in name or a path).
+        names: variant names (file stem or header name) or, with ``paths``, paths to files.
+        paths: whether a name may be a path (the command line's, not a script's).
 
     Raises:
         CompileError: CS006 for a name that is neither a variant of the game nor a file.
@@ -65,7 +73,7 @@ def resolve_variants(game: str, names: list[str]) -> list[Path]:
     out: list[Path] = []
     for name in names:
         p = Path(name)
-        if p.is_file():
+        if paths and name and not p.is_dir() and p.exists():  # a FIFO or device: reading it says so
             out.append(p)
             continue
         hit = next((v for v in known if _norm(name) in (_norm(v.key), _norm(v.title))), None)
@@ -76,6 +84,49 @@ def resolve_variants(game: str, names: list[str]) -> list[Path]:
             raise CompileError([error("CS006", f"unknown variant {name!r}", None, hint)])
         if hit.path not in out:
             out.append(hit.path)
+    return out
+
+
+def scenario_variant_paths(scenario: Path, heads: list[A.Header], game: str) -> list[Path]:
+    """The variants a scenario plays (its ``variant "NAME"`` lines), in order.
+
+    A name is one of the game's variants; a path (with a '/', or ending ``.variant``) is
+    relative to the scenario, like a path in ``uses``, and must name a ``.variant`` file
+    inside the scenario's package root (:func:`cardscript.dsl.front.loader.package_root`).
+
+    Raises:
+        CompileError: CS003 for an absolute path or one leading outside the package root;
+            CS001 for a missing file or one that is not a ``.variant``; CS006 for an
+            unknown name.
+    """
+    root = package_root(scenario)
+    out: list[Path] = []
+    diags: list[Diagnostic] = []
+    hint = "a scenario may only use variants inside its own package, by a relative path"
+    for head in heads:
+        name = head.name
+        local = scenario.parent / name
+        if "/" not in name and not name.endswith(".variant") and not local.exists():
+            try:
+                out += [p for p in resolve_variants(game, [name], paths=False) if p not in out]
+            except CompileError as exc:
+                diags += [error(d.code, d.message, head.span, d.hint) for d in exc.diagnostics]
+            continue
+        dest = Path(os.path.normpath(Path(os.path.abspath(scenario)).parent / name))
+        if os.path.isabs(name) or name.startswith("~"):
+            diags.append(error("CS003", f"variant {name!r} is an absolute path", head.span, hint))
+        elif not inside(dest, [root]) or not inside(dest.resolve(), [root]):
+            diags.append(error("CS003", f"variant {name!r} is outside the package ({root})", head.span, hint))
+        elif dest.suffix != ".variant":
+            diags.append(error("CS001", f"{name!r} is not a variant: a scenario plays .variant files",
+                               head.span, "name a .variant file, or one of the game's variants"))
+        elif not dest.exists():
+            diags.append(error("CS001", f"no such variant file: {name}", head.span,
+                               "a path is relative to the scenario"))
+        elif dest not in out:
+            out.append(dest)
+    if diags:
+        raise CompileError(diags)
     return out
 
 
@@ -102,5 +153,6 @@ def mix_scripts(game: str, others: list[str]) -> tuple[list[Path], list[Path]]:
         folder = resolve_game(other).parent
         headers = ("game", "ruleset", "variant", "scenario", "expansion")
         cards += [p for p in sorted(folder.iterdir())
-                  if p.suffix in SCRIPT_SUFFIXES and p.suffix != ".scenario" and _header_kind(p) not in headers]
+                  if p.suffix in SCRIPT_SUFFIXES and p.suffix != ".scenario" and p.is_file()
+                  and _header_kind(p) not in headers]
     return rules, cards

@@ -24,7 +24,10 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
-        yield ScenarioItem.from_parent(self, name=_header_name(self.path) or self.path.stem)
+        from cardscript.dsl.textsafe import terminal
+
+        # the name is the script's: pytest prints it, so no control character may reach the terminal
+        yield ScenarioItem.from_parent(self, name=terminal(_header_name(self.path)) or self.path.stem)
 
 
 def _header_name(path: Path) -> str:

@@ -13,7 +13,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from cardscript.dsl.diagnostics import CompileError, Diagnostic, Span, error
+from cardscript.dsl.diagnostics import CompileError, Diagnostic, Span, error, internal_message
+from cardscript.dsl.files import walk
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import collect
 from cardscript.dsl.front.loader import load_program
@@ -29,13 +30,19 @@ from cardscript.runtime.game import Game
 
 @dataclass
 class ScenarioResult:
-    """Outcome of one scenario file: passed when no diagnostic is an error."""
+    """Outcome of one scenario file: passed when no diagnostic is an error.
+
+    Attributes:
+        internal: the traceback of an internal error (a bug in cardscript, also reported
+            as a CS900 diagnostic); "" when there was none.
+    """
 
     name: str
     file: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
     expectations: int = 0
+    internal: str = ""
 
     @property
     def passed(self) -> bool:
@@ -61,7 +68,9 @@ def run_scenario(path: str | Path) -> ScenarioResult:
 
     Returns:
         The result. Never raises: a mistake in the scenario or the scripts is a
-        diagnostic, and so is an internal error (CS900, with its traceback's last line).
+        diagnostic. So is an internal error, so that the other scenarios still run: a
+        CS900 whose message is :func:`cardscript.dsl.diagnostics.internal_message`, with
+        the traceback in ``internal`` (``cardscript test`` then exits 3).
     """
     path = Path(path)
     res = ScenarioResult(path.stem, str(path))
@@ -71,38 +80,44 @@ def run_scenario(path: str | Path) -> ScenarioResult:
         import traceback
 
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        res.diagnostics.append(error("CS900", f"internal error: {exc.__class__.__name__}: {exc}", None,
-                                     f"at {Path(where.filename).name}:{where.lineno}; this is a bug in cardscript"))
+        res.internal = "".join(traceback.format_exception(exc))
+        res.diagnostics.append(error("CS900", internal_message(exc), None,
+                                     f"raised at {Path(where.filename).name}:{where.lineno}"))
         return res
 
 
 def scenario_variants(program: Any) -> list[str]:
     """The variants a scenario names with 'variant "NAME"' lines (after its own header)."""
+    return [h.name for h in scenario_variant_headers(program)]
+
+
+def scenario_variant_headers(program: Any) -> list[A.Header]:
+    """The 'variant "NAME"' lines of a scenario (after its own header), with their spans."""
     own = next((s for s in program.scripts if s.file == program.main), None)
     if own is None:
         return []
     heads = [i for i in own.items if isinstance(i, A.Header)]
-    return [h.name for h in heads[1:] if h.kind == "variant"]
+    return [h for h in heads[1:] if h.kind == "variant"]
 
 
 def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
     try:
         program = load_program(path)
-        wanted = scenario_variants(program)
+        wanted = scenario_variant_headers(program)
         if wanted:
-            # 'variant "short"' in a scenario plays the game with that variant.
-            from cardscript.dsl.front.variants import resolve_variants
+            # 'variant "short"' in a scenario plays the game with that variant; a path is
+            # relative to the scenario and stays inside its package, like a path in 'uses'
+            from cardscript.dsl.front.variants import scenario_variant_paths
 
             game = next(s.file for s in program.scripts
                         if any(isinstance(i, A.Header) and i.kind == "game" for i in s.items))
-            # a variant named by a path is relative to the scenario, like a path in 'uses'
-            wanted = [str(path.parent / w) if (path.parent / w).is_file() else w for w in wanted]
-            program = load_program(path, resolve_variants(str(Path(game).parent), wanted))
+            program = load_program(path, scenario_variant_paths(path, wanted, str(Path(game).parent)))
     except CompileError as exc:
         res.diagnostics = exc.diagnostics
         return res
     except StopIteration:
-        res.diagnostics = [error("CS207", "a scenario with a variant must use a game", None)]
+        res.diagnostics = [error("CS207", "a scenario with a variant must use a game", None,
+                                 "add 'uses \"GAME\"' (a built-in game or a game's script) to the scenario")]
         return res
     res.sources = program.sources
     sym, diags = collect(program.scripts)
@@ -137,7 +152,9 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
     try:
         engine.setup()
     except (GameOver, RunawayError, InvalidDecision, BadAnswer) as exc:
-        res.diagnostics.append(error("CS301", f"the game's setup failed: {exc}", None))
+        res.diagnostics.append(error("CS301", f"the game's setup failed: {exc}", None,
+                                     "the game cannot start as the scenario sets it up: check its 'players' line, "
+                                     "its variants and the game's setup"))
         return res
     agent.strict = True
     turns = _Turns()
@@ -185,7 +202,8 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
             g.rigged.append((st.kind, list(st.values)))
         elif isinstance(st, A.ActiveSeat):
             if not 1 <= st.seat <= g.n:
-                res.diagnostics.append(error("CS301", f"there is no seat {st.seat} in a {g.n}-player game", st.span))
+                res.diagnostics.append(error("CS301", f"there is no seat {st.seat} in a {g.n}-player game", st.span,
+                                             f"name a seat from 1 to {g.n}, or raise the scenario's 'players'"))
                 return False
             g.active = st.seat - 1
             turns.advance = False
@@ -210,12 +228,15 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
         res.diagnostics.append(error("CS303", f"the step needs an answer: {exc}", st.span,
                                      "add an 'answer' line before this step"))
     except BadAnswer as exc:
-        res.diagnostics.append(error("CS303", f"an answer does not fit: {exc}", st.span))
+        res.diagnostics.append(error("CS303", f"an answer does not fit: {exc}", st.span,
+                                     "answer with one of the options the decision offers (see the message)"))
     except RigError as exc:
         g.rigged.clear()
-        res.diagnostics.append(error("CS303", f"a rigged outcome does not fit: {exc}", st.span))
+        res.diagnostics.append(error("CS303", f"a rigged outcome does not fit: {exc}", st.span,
+                                     "rig cards that are where the shuffle or pick happens, and faces the dice have"))
     except InvalidDecision as exc:
-        res.diagnostics.append(error("CS303", f"an answer does not fit: {exc}", st.span))
+        res.diagnostics.append(error("CS303", f"an answer does not fit: {exc}", st.span,
+                                     "answer with one of the options the decision offers (see the message)"))
     except RunawayError as exc:
         res.diagnostics.append(error("CS401", str(exc), st.span, " -> ".join(getattr(exc, "chain", []))))
     return False
@@ -237,16 +258,18 @@ def scenario_files(paths: Iterable[str | PathLike[str]] | str | PathLike[str]) -
 
     Raises:
         FileNotFoundError: a path does not exist.
-        ValueError: a file that is not a scenario, or no scenario at all.
+        ValueError: an empty path, a file that is not a scenario, or no scenario at all.
     """
     files: list[Path] = []
     for raw in [paths] if isinstance(paths, (str, PathLike)) else paths:
         p = Path(raw)
+        if not str(raw):  # Path("") would be the current folder
+            raise ValueError("an empty path names no scenario")
         if not p.exists():
             raise FileNotFoundError(f"no such file or folder: {raw}")
         if p.is_file() and p.suffix != ".scenario" and not p.name.endswith(".scenario.txt"):
             raise ValueError(f"{raw} is not a scenario (a .scenario file)")
-        files.extend(sorted(p.rglob("*.scenario")) if p.is_dir() else [p])
+        files.extend(walk(p, (".scenario",)) if p.is_dir() else [p])  # linked folders not entered
     if not files:
         raise ValueError("no .scenario files found")
     return files

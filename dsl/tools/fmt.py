@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import difflib
 import functools
-import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +36,8 @@ from typing import Any
 
 from lark import Lark, Token, Tree
 
-from cardscript.dsl.diagnostics import CompileError, Span, error
+from cardscript.dsl.diagnostics import CompileError, InternalError, Span, error
+from cardscript.dsl.files import FileProblem, normalise, read_bytes, walk, write_text
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.parse import _Indenter, grammar_text
 
@@ -357,11 +356,13 @@ def format_text(text: str, filename: str = "<string>") -> str:
         The script in canonical layout (ends with one newline; "" for an empty script).
 
     Raises:
-        CompileError: a syntax error in the script (CS101-CS103), or CS900 if the
-            formatter would change what the script says (a bug).
+        CompileError: a syntax error in the script (CS101-CS103).
+        InternalError: the formatted script would not parse, or would say something else
+            (a bug in the formatter, reported as one: exit 3).
     """
     from cardscript.dsl.front.build import build
 
+    text = normalise(text)  # as every command reads a script: no byte-order mark, LF line ends
     before = build(text, filename)
     src = text if text.endswith("\n") else text + "\n"
     tree = _token_parser().parse(src)
@@ -370,9 +371,12 @@ def format_text(text: str, filename: str = "<string>") -> str:
     code_toks = [t for t, _ in _tokens(tree)]
     lines, tail = _Attacher(src, lay.lines).run(code_toks)
     out = _render(lines, tail)
-    if structure(build(out, filename)) != structure(before):
-        raise CompileError([error("CS900", "internal compiler error: formatting would change the script",
-                                  Span(filename, 1, 1))])
+    try:
+        after = build(out, filename)
+    except CompileError as exc:
+        raise InternalError(f"formatting {filename} gives a script that does not parse: {exc}") from None
+    if structure(after) != structure(before):
+        raise InternalError(f"formatting {filename} would change what the script says")
     return out
 
 
@@ -397,39 +401,48 @@ class FileResult:
 def format_file(path: Path, check: bool) -> FileResult:
     """Format a file in place (atomically), or with ``check`` only report the diff.
 
+    The file is read as every command reads a script (:func:`cardscript.dsl.files.read_bytes`:
+    a regular file, at most :data:`cardscript.dsl.files.MAX_SCRIPT_BYTES`); a leading
+    byte-order mark and CRLF or CR line ends are accepted, and written back as LF without
+    a mark (a file that differs only so is reported as changed).
+
     Raises:
-        CompileError: the file does not parse.
+        CompileError: the file cannot be read (CS001) or does not parse.
+        FileProblem: the file cannot be written (a link, a full disk).
     """
     try:
-        text = path.read_bytes().decode("utf-8")
+        raw = read_bytes(path)
+        text = raw.decode("utf-8")
+    except FileProblem as exc:
+        raise CompileError([error(exc.code, exc.message, None, exc.hint)]) from None
     except UnicodeDecodeError as exc:
         raise CompileError([error("CS001", f"{path} is not UTF-8 text (byte {exc.start} cannot be read)", None,
                                   "save the script as UTF-8")]) from None
-    except OSError as exc:
-        raise CompileError([error("CS001", f"cannot read {path}: {exc.strerror}", None)]) from None
     out = format_text(text, str(path))
     if out == text:
         return FileResult(str(path), False)
-    diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), out.splitlines(keepends=True),
+    plain = normalise(text)
+    diff = "".join(difflib.unified_diff(plain.splitlines(keepends=True), out.splitlines(keepends=True),
                                         f"a/{path}", f"b/{path}"))
+    if plain != text:
+        what = " and ".join(w for w, bad in (("a byte-order mark", text.startswith("\ufeff")),
+                                             ("CR line ends", "\r" in text)) if bad)
+        diff = diff or f"--- a/{path}\n+++ b/{path}\n"
+        diff += f"# {path}: has {what}; fmt writes LF line ends and no byte-order mark\n"
     if not check:
         write_atomic(path, out)
     return FileResult(str(path), True, diff)
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Replace a file whole or not at all (temp file in the same folder + rename), keeping its mode."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Replace a file whole or not at all (temp file in the same folder + rename), keeping
+    its mode; a device or FIFO is written through, a link refused
+    (:func:`cardscript.dsl.files.write_text`).
+
+    Raises:
+        FileProblem: the file cannot be written (nothing is left behind).
+    """
+    write_text(path, text, keep_mode=True)
 
 
 def script_files(paths: list[str]) -> list[Path]:
@@ -440,7 +453,7 @@ def script_files(paths: list[str]) -> list[Path]:
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix in SCRIPT_SUFFIXES))
+            out.extend(walk(p, SCRIPT_SUFFIXES))
         else:
             out.append(p)
     return list(dict.fromkeys(out))

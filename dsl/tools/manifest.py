@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from cardscript.dsl.diagnostics import Diagnostic, Span, did_you_mean, error
-from cardscript.dsl.front.loader import SCRIPT_SUFFIXES, builtin_games
+from cardscript.dsl.files import FileProblem, read_text
+from cardscript.dsl.front.loader import USABLE_SUFFIXES, builtin_games
 
 MANIFEST = "cardscript.toml"
 _KEY = r"^[ \t]*(?:{k}|\"{k}\"|'{k}')[ \t]*=[ \t]*"
@@ -79,8 +80,12 @@ def find_manifest(path: Path) -> Path | None:
 
 
 def expansion_scripts(folder: Path) -> list[Path]:
-    """The scripts an expansion adds to its game: the folder's scripts, scenarios aside."""
-    return sorted(p for p in folder.iterdir() if p.suffix in SCRIPT_SUFFIXES and p.suffix != ".scenario")
+    """The scripts an expansion adds to its game: the folder's scripts, scenarios aside,
+    sorted by name (a FIFO or device among them is listed: reading it refuses it)."""
+    try:
+        return sorted(p for p in folder.iterdir() if p.suffix in USABLE_SUFFIXES and p.exists() and not p.is_dir())
+    except OSError:
+        return []
 
 
 # ---------------------------------------------------------------- locating values in the TOML text
@@ -136,31 +141,48 @@ def _key_span(text: str, file: str, key: str) -> Span:
 
 # ---------------------------------------------------------------- reading
 def read_manifest(path: Path) -> tuple[Manifest | None, list[Diagnostic]]:
-    """Read and check a ``cardscript.toml``.
+    """Read and check a ``cardscript.toml`` (read inside its own folder, like a script:
+    :func:`cardscript.dsl.files.read_text`).
 
     Returns:
         (manifest, diagnostics): the manifest is None when any diagnostic is an error.
     """
+    return _read_manifest(path)[:2]
+
+
+def read_manifest_text(path: Path) -> tuple[Manifest | None, list[Diagnostic], str]:
+    """:func:`read_manifest`, and the manifest's text as read ("" when it cannot be read)."""
+    return _read_manifest(path)
+
+
+def _read_manifest(path: Path) -> tuple[Manifest | None, list[Diagnostic], str]:
     file = display(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [error("CS001", f"cannot read {file}: {exc.__class__.__name__}", None)]
+        text = read_text(path, [path.parent], shown=file)
+    except FileProblem as exc:
+        return None, [error(exc.code, exc.message, None, exc.hint)], ""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        return None, [_toml_error(exc, text, file)]
-    diags = _schema_errors(data, text, file)
+        return None, [_toml_error(exc, text, file)], text
+    except RecursionError:  # tomllib recurses once per nested array or table
+        return None, [error("CS004", "not valid TOML for a manifest: values nested too deeply",
+                            Span(file, 1, 1, 1, 2), "a manifest holds text and lists of text")], text
+    try:
+        diags = _schema_errors(data, text, file)
+    except RecursionError:
+        diags = [error("CS004", "bad manifest: values nested too deeply", Span(file, 1, 1, 1, 2),
+                       "a manifest holds text and lists of text")]
     if diags:
-        return None, diags
+        return None, diags, text
     spans = {k: _value_span(text, file, k) or Span(file, 1, 1) for k in data}
     if data["game"] not in builtin_games():
         games = builtin_games()
-        return None, [error("CS002", f"unknown game {data['game']!r}", spans["game"],
-                            did_you_mean(data["game"], games) or f"built-in games: {', '.join(games)}")]
+        return None, [error("CS002", f"unknown game {_short(data['game'])}", spans["game"],
+                            did_you_mean(data["game"], games) or f"built-in games: {', '.join(games)}")], text
     requires = tuple(_requirement(r) for r in data.get("requires", []))
     return Manifest(data["name"], _version(data["version"]), data["game"], requires,
-                    tuple(data.get("conflicts", [])), file, path.parent, spans), []
+                    tuple(data.get("conflicts", [])), file, path.parent, spans), [], text
 
 
 def _toml_error(exc: tomllib.TOMLDecodeError, text: str, file: str) -> Diagnostic:
@@ -210,12 +232,18 @@ def _schema_at(sch: dict[str, Any], path: list[Any]) -> dict[str, Any]:
     return node
 
 
+def _short(value: Any, width: int = 80) -> str:
+    """A value's repr, cut to ``width`` characters (a message never echoes a huge value)."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 def _brief(e: Any) -> str:
     if e.validator == "type":
-        return f"{e.instance!r} is not a {e.validator_value}"
+        return f"{_short(e.instance)} is not a {e.validator_value}"
     if e.validator == "pattern":
-        return f"{e.instance!r} does not have the expected form"
-    return e.message
+        return f"{_short(e.instance)} does not have the expected form"
+    return e.message if len(e.message) <= 200 else f"{_short(e.instance)} fails {e.validator!r}"
 
 
 def _example(key: str) -> str:
@@ -271,10 +299,11 @@ def load_expansions(game: str, paths: list[str]) -> tuple[list[Path], list[Diagn
     diags: list[Diagnostic] = []
     for raw in paths:
         p = Path(raw)
-        if not p.exists():
-            diags.append(error("CS001", f"no such file or folder: {raw}", None, "give an expansion's folder"))
+        if not raw or not p.exists():
+            diags.append(error("CS001", f"no such file or folder: {raw!r}" if not raw else
+                               f"no such file or folder: {raw}", None, "give an expansion's folder"))
             continue
-        if p.is_file():
+        if not p.is_dir():  # a script, or a FIFO or device: reading it says which
             scripts.append(p)
             continue
         found = find_manifest(p)
@@ -283,7 +312,11 @@ def load_expansions(game: str, paths: list[str]) -> tuple[list[Path], list[Diagn
             diags += more
             if m is not None:
                 manifests.append(m)
-        scripts += expansion_scripts(p)
+        found_scripts = expansion_scripts(p)
+        if not found_scripts:
+            diags.append(error("CS001", f"no scripts in {raw}", None,
+                               "an expansion's folder holds .rules, .cards or .variant scripts"))
+        scripts += found_scripts
     if not diags:
         diags += check_combination(manifests, game)
     return scripts, diags

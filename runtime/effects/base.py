@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.game import Game
@@ -13,6 +13,8 @@ class Node:
     """Base: generic JSON IR from ``__slots__`` (see :func:`to_ir`)."""
 
     __slots__ = ()
+    #: True for an object whose fields run elsewhere (a script effect runs its body when called)
+    _opaque: ClassVar[bool] = False
 
     def ir(self) -> dict[str, Any]:
         """``{"ClassName": {field: value, ...}}`` — one key, so a schema can dispatch on it."""
@@ -44,6 +46,11 @@ def whose(owner: str, ctx: Ctx) -> int:
     return 0
 
 
+def as_number(value: Any) -> int:
+    """An attribute's value as a number: a text (an attribute the game declares as text) is 0."""
+    return value if isinstance(value, int) else 0
+
+
 def card_has(g: Game, card: int, words: tuple[str, ...]) -> bool:
     """The card has one of the words as a type, a keyword or an ability label."""
     have = g.card_words[card]
@@ -51,3 +58,31 @@ def card_has(g: Game, card: int, words: tuple[str, ...]) -> bool:
         if w in have:
             return True
     return False
+
+
+def nest_depth(x: Any) -> int:
+    """How many levels of effect objects ``x`` (an object, or a list of them) holds, found
+    iteratively: about how deep the Python stack grows while it runs. A block
+    (:class:`~cardscript.runtime.effects.flow.Seq`) keeps its depth once found; the body of a
+    script effect is not counted where it is called, but when it runs
+    (:meth:`~cardscript.runtime.game.events.EventOps.run_nested`)."""
+    best = 0
+    todo: list[tuple[Any, int]] = [(x, 0)]
+    while todo:
+        obj, d = todo.pop()
+        if isinstance(obj, Node):
+            known = getattr(obj, "_depth", -1)  # a block whose depth is known already
+            if known >= 0 and obj is not x:
+                best = max(best, d + known)
+                continue
+            d += 1
+            best = max(best, d)
+            if not obj._opaque:
+                slots: tuple[str, ...] = obj.__slots__
+                todo.extend((getattr(obj, name), d) for name in slots if not name.startswith("_"))
+        elif isinstance(obj, (list, tuple)):
+            todo.extend((i, d) for i in obj)
+        elif isinstance(obj, dict):
+            todo.extend((v, d) for v in obj.values())
+    return best
+

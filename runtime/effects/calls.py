@@ -7,7 +7,7 @@ from typing import Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.effects.base import Node, to_ir
-from cardscript.runtime.errors import MAX_CALL_DEPTH, RunawayError
+from cardscript.runtime.errors import MAX_CALL_DEPTH, MAX_NESTING, RunawayError
 from cardscript.runtime.game import Game
 
 
@@ -27,7 +27,11 @@ class Resolve(Node):
             if ability is None:
                 continue
             for p in who:
-                total += 1 + ability.run(g, Ctx(p, it=c, this=c, depth=ctx.depth + 1))
+                try:
+                    total += 1 + g.run_nested(ability, Ctx(p, it=c, this=c, depth=ctx.depth + 1))
+                except RunawayError as exc:
+                    exc.passing(f"{self.label} of {g.card_name(c)}")
+                    raise
         return total
 
 
@@ -65,7 +69,7 @@ class RunBlock(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         clo: Closure = ctx.vars[self.name]
-        return clo.body.run(g, clo._ctx.copy(them=ctx.them, it=ctx.it))
+        return g.run_nested(clo.body, clo._ctx.copy(them=ctx.them, it=ctx.it))
 
 
 class UserEffect(Node):
@@ -73,6 +77,7 @@ class UserEffect(Node):
     that effects may call each other; ``params`` are (name, kind) pairs."""
 
     __slots__ = ("body", "name", "params")
+    _opaque = True  # its body runs where it is called, not where a call names it
 
     def __init__(self, name: str, params: list[tuple[str, str]]):
         self.name, self.params, self.body = name, params, None
@@ -94,8 +99,8 @@ class Call(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         if ctx.depth >= MAX_CALL_DEPTH:
-            raise RunawayError(f"effect calls nested deeper than {MAX_CALL_DEPTH} in {self.effect.name!r}",
-                               [*g.chain[-8:], self.effect.name])
+            raise RunawayError(f"effect calls nested deeper than {MAX_CALL_DEPTH} at {self.effect.name!r} "
+                               f"{g.where(ctx.this)}", [f"effect '{self.effect.name}'"])
         bound: dict[str, Any] = {}
         for (name, _kind), (kind, arg) in zip(self.effect.params, self.args, strict=True):
             if kind == "number":
@@ -113,4 +118,15 @@ class Call(Node):
         inner = Ctx(ctx.you, ctx.them, ctx.it, ctx.this, bound, [*ctx.frames, {}], ctx.depth + 1)
         body = self.effect.body
         assert body is not None, f"effect {self.effect.name!r} was never lowered"
-        return body.run(g, inner)
+        # g.run_nested(body, inner), written out: calls are the most frequent nested runs
+        depth = (body._depth if body._depth >= 0 else body.depth()) + 2
+        g.nesting += depth
+        try:
+            if g.nesting > MAX_NESTING:
+                g.too_deep(ctx.this)
+            return body.run(g, inner)
+        except RunawayError as exc:
+            exc.passing(f"effect '{self.effect.name}'")
+            raise
+        finally:
+            g.nesting -= depth

@@ -7,6 +7,7 @@ from typing import Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.effects.base import Node
+from cardscript.runtime.errors import MOVE_STEPS, RunawayError
 from cardscript.runtime.game import Game
 
 
@@ -20,6 +21,9 @@ class Move(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         cards = self.cards.cards(g, ctx)
+        g.steps += MOVE_STEPS * len(cards)
+        if g.steps > g.step_limit:
+            g.out_of_steps(ctx.this)
         n = 0
         zone = self.zone
         # Only 'its owner's' and 'its home' are about each moved card; any other
@@ -53,7 +57,11 @@ class Take(Node):
         n = 0
         fixed = self.zone.owner not in ("owner", "home")
         dest = self.zone.slots(g, ctx) if fixed else []
-        for c in self.cards.cards(g, ctx):
+        cards = self.cards.cards(g, ctx)
+        g.steps += MOVE_STEPS * len(cards)
+        if g.steps > g.step_limit:
+            g.out_of_steps(ctx.this)
+        for c in cards:
             slots = dest if fixed else self.zone.slots(g, ctx.with_it(c))
             if not slots:
                 continue
@@ -127,7 +135,11 @@ class Play(Node):
                 g.emit_log({"t": "play", "player": ctx.you, "card": g.card_name(c)})
             ability = g.d.cards[g.card_type[c]].abilities.get("play")
             if ability is not None:
-                ability.run(g, Ctx(ctx.you, it=c, this=c, depth=ctx.depth + 1))
+                try:
+                    g.run_nested(ability, Ctx(ctx.you, it=c, this=c, depth=ctx.depth + 1))
+                except RunawayError as exc:
+                    exc.passing(f"play of {g.card_name(c)}")
+                    raise
             g.emit("play", ctx.you, c, c)
             n += 1
         return n

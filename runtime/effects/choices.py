@@ -7,9 +7,9 @@ from typing import Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
-from cardscript.runtime.effects.base import Node
+from cardscript.runtime.effects.base import Node, as_number
 from cardscript.runtime.effects.selectors import choose_cards
-from cardscript.runtime.errors import MAX_ACTIONS_PER_TURN
+from cardscript.runtime.errors import MAX_ACTIONS_PER_TURN, RunawayError
 from cardscript.runtime.game import Game
 
 
@@ -92,7 +92,7 @@ class _ActionValues:
                     ctx.it = c
                     out.append(sign * expr.evaluate(g, ctx))
                 else:
-                    out.append(int(g.card_attrs[c].get("cost", 0)))
+                    out.append(as_number(g.card_attrs[c].get("cost", 0)))
         finally:
             ctx.it = saved
         return out
@@ -120,6 +120,10 @@ class TakeActions(Node):
             if act is None:
                 break
             taken += 1
-            act.body.run(g, ctx.copy(it=card, frames=[{}]))
+            try:
+                g.run_nested(act.body, ctx.copy(it=card, frames=[{}]))
+            except RunawayError as exc:
+                exc.passing(f"action {act.name!r}")
+                raise
             g.check_immediate()
         return taken

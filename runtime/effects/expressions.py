@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardscript.runtime.context import Ctx
-from cardscript.runtime.effects.base import Node, whose
+from cardscript.runtime.effects.base import Node, as_number, whose
 from cardscript.runtime.game import Game
 
 
@@ -46,6 +46,10 @@ class Var(Node):
         return ctx.vars[self.name]
 
 
+#: the magnitude a product saturates at
+PRODUCT_LIMIT = 10**18
+
+
 class Arith(Node):
     """E + E, E - E, E * E."""
 
@@ -57,7 +61,12 @@ class Arith(Node):
     def evaluate(self, g: Game, ctx: Ctx) -> int:
         a, b = self.left.evaluate(g, ctx), self.right.evaluate(g, ctx)
         o = self.operator
-        return a + b if o == "+" else a - b if o == "-" else a * b
+        if o == "+":
+            return a + b
+        if o == "-":
+            return a - b
+        # A product saturates, so that a loop squaring a value cannot grow it without end.
+        return max(-PRODUCT_LIMIT, min(PRODUCT_LIMIT, a * b))
 
 
 class CountCards(Node):
@@ -105,7 +114,7 @@ class SumAttr(Node):
         self.attr, self.cards = attr, cards
 
     def evaluate(self, g: Game, ctx: Ctx) -> int:
-        return sum(int(g.card_attrs[c].get(self.attr, 0)) for c in self.cards.cards(g, ctx))
+        return sum(as_number(g.card_attrs[c].get(self.attr, 0)) for c in self.cards.cards(g, ctx))
 
 
 class AttrOf(Node):
@@ -154,7 +163,7 @@ class HighestAttr(Node):
         self.attr, self.cards, self.lowest = attr, cards, lowest
 
     def evaluate(self, g: Game, ctx: Ctx) -> int:
-        vals = [int(g.card_attrs[c].get(self.attr, 0)) for c in self.cards.cards(g, ctx)]
+        vals = [as_number(g.card_attrs[c].get(self.attr, 0)) for c in self.cards.cards(g, ctx)]
         if not vals:
             return 0
         return min(vals) if self.lowest else max(vals)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardscript.runtime.context import Ctx
-from cardscript.runtime.effects.base import Node
+from cardscript.runtime.effects.base import Node, nest_depth
 from cardscript.runtime.errors import MAX_REPEAT, GameOver, RunawayError
 from cardscript.runtime.game import Game
 
@@ -14,12 +14,23 @@ from cardscript.runtime.game import Game
 class Seq(Node):
     """A block: runs its statements in order; each one's result becomes 'did' for the next."""
 
-    __slots__ = ("stmts",)
+    __slots__ = ("_depth", "stmts")
 
     def __init__(self, stmts: list[Any]):
         self.stmts = stmts
+        self._depth = -1  # how deep its effect objects nest: found when first needed (depth())
+
+    def depth(self) -> int:
+        """How deep its effect objects nest (:func:`~.base.nest_depth`), found once."""
+        if self._depth < 0:
+            self._depth = nest_depth(self)
+        return self._depth
 
     def run(self, g: Game, ctx: Ctx) -> int:
+        # The step budget counts the statements run: loops, calls and triggers all run blocks.
+        g.steps += len(self.stmts)
+        if g.steps > g.step_limit:
+            g.out_of_steps(ctx.this)
         total = 0
         for s in self.stmts:
             r = s.run(g, ctx)
@@ -94,9 +105,9 @@ class Repeat(Node):
     def run(self, g: Game, ctx: Ctx) -> int:
         n = self.times.evaluate(g, ctx)
         if n > MAX_REPEAT:
-            raise RunawayError(f"repeat {n} times is more than the bound {MAX_REPEAT}", g.chain[-8:])
+            raise RunawayError(f"repeat {n} times is more than the bound {MAX_REPEAT} {g.where(ctx.this)}")
         total = 0
-        for _ in range(max(0, n)):
+        for _ in range(max(0, n)):  # each pass counts its statements against the step budget (Seq)
             total += self.body.run(g, ctx)
         return total
 

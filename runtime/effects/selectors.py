@@ -7,7 +7,7 @@ from typing import Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
-from cardscript.runtime.effects.base import Node, card_has
+from cardscript.runtime.effects.base import Node, as_number, card_has
 from cardscript.runtime.game import Game
 
 
@@ -141,6 +141,9 @@ class Cards(Node):
                 for s in zr.slots(g, ctx):
                     # A stack offers only its top card to a choice; 'all' and 'N cards' see it whole.
                     pool.extend(reversed(g.visible(s) if self._choice else g.slots[s]))
+        g.steps += len(pool)
+        if g.steps > g.step_limit:
+            g.out_of_steps(ctx.this)
         if self.name:
             pool = [c for c in pool if g.card_name(c) == self.name]
         if self.types:
@@ -176,6 +179,8 @@ class Cards(Node):
         if k in ("top", "bottom"):
             n = self.count.evaluate(g, ctx)
             out: list[int] = []
+            if n <= 0:  # 'the top 0 cards' are none (cards[-0:] would be all of them)
+                return out
             for zr in self.zones:
                 for s in zr.slots(g, ctx):
                     g.ensure(s, n)
@@ -186,16 +191,17 @@ class Cards(Node):
         q = self.quantity
         if q in ("all", "each", ""):
             return pool
+        # a count below 0 selects no card, one above the pool all of them
         if q == "n":
-            return pool[: self.count.evaluate(g, ctx)]
+            return pool[: max(0, self.count.evaluate(g, ctx))]
         if q == "random":
             return g.pick_random(pool, 1) if pool else []
         if q == "random n":
-            n = min(self.count.evaluate(g, ctx), len(pool))
+            n = max(0, min(self.count.evaluate(g, ctx), len(pool)))
             return g.pick_random(pool, n) if n else []
         if not pool:
             return []
-        high = 1 if q == "one" else min(self.count.evaluate(g, ctx), len(pool))
+        high = 1 if q == "one" else max(0, min(self.count.evaluate(g, ctx), len(pool)))
         low = 1 if q == "one" else 0
         return choose_cards(g, ctx.you, pool, low, high, self.purpose, self.prefer, ctx)
 
@@ -232,7 +238,7 @@ def choose_cards(g: Game, player: int, pool: list[int], low: int, high: int, pur
         purpose = "prefer"
     else:
         def values() -> list[int]:
-            return [int(g.card_attrs[c].get("cost", 0)) for c in pool]
+            return [as_number(g.card_attrs[c].get("cost", 0)) for c in pool]
 
     picks = g.decide(Decision(player, "card", pool, labels, low, high, purpose, values))
     return [pool[i] for i in picks]

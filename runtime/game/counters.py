@@ -24,7 +24,9 @@ class CounterOps(GameState):
     def passive_bonus(self, counter: int, player: int) -> int:
         total = 0
         for label, zone in self.d.passives:
-            for card in self.slots[self.slot(zone, player)]:
+            cards = self.slots[self.slot(zone, player)]
+            self.steps += len(cards)
+            for card in cards:
                 amounts = self.d.cards[self.card_type[card]].passive.get(label)
                 if amounts:
                     total += amounts.get(counter, 0)

@@ -3,11 +3,11 @@ cards, the bound on trigger chains, and the turn memory reset at each new turn."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.definition import TriggerDef
-from cardscript.runtime.errors import MAX_TRIGGER_DEPTH, GameOver, RunawayError
+from cardscript.runtime.errors import MAX_NESTING, MAX_TRIGGER_DEPTH, GameOver, RunawayError
 from cardscript.runtime.game.state import GameState
 
 
@@ -24,7 +24,7 @@ class EventOps(GameState):
                 entry["card"] = self.card_name(it)
             self.emit_log(entry)
         if self.trigger_depth >= MAX_TRIGGER_DEPTH:
-            raise RunawayError(f"trigger chain deeper than {MAX_TRIGGER_DEPTH} at event {name!r}", self.chain[-8:])
+            raise RunawayError(f"trigger chain deeper than {MAX_TRIGGER_DEPTH} at event {name!r} {self.where(source)}")
         for trig in self.d.rules.get(name, ()):
             self._fire(trig, -1, player, it)
         if it is not None and name in self.self_events:
@@ -35,6 +35,7 @@ class EventOps(GameState):
             return
         for z in self.active_zones:
             slot = self.zone_base[z.index] + (player if z.per_player else 0)
+            self.steps += len(self.slots[slot])
             for card in list(self.slots[slot]):
                 for trig in self.d.cards[self.card_type[card]].triggers:
                     if trig.event == name and not trig.of_this_card:
@@ -49,13 +50,44 @@ class EventOps(GameState):
                 return
             self.fired.add(key)
         self.trigger_depth += 1
-        who = self.card_name(card) if card >= 0 else "rule"
-        self.chain.append(f"{who} on {trig.event!r} ({trig.source})" if trig.source else f"{who} on {trig.event!r}")
+        ctx = Ctx(player, it=it, this=card if card >= 0 else None)
         try:
-            trig.body.run(self, Ctx(player, it=it, this=card if card >= 0 else None))
+            self.run_nested(trig.body, ctx)
+        except RunawayError as exc:
+            who = self.card_name(card) if card >= 0 else "rule"
+            exc.passing(f"{who} on {trig.event!r} ({trig.source})" if trig.source else f"{who} on {trig.event!r}")
+            raise
         finally:
             self.trigger_depth -= 1
-            self.chain.pop()
+
+    def run_nested(self, body: Any, ctx: Ctx) -> int:
+        """Run a body that does not run where it is written (a trigger's, an ability's, an
+        action's, a called effect's, a block argument's), within
+        :data:`~cardscript.runtime.errors.MAX_NESTING` levels of effects running inside each
+        other, each body counting its depth (``Seq._depth``): far from Python's recursion limit."""
+        depth = (body._depth if body._depth >= 0 else body.depth()) + 2  # and the frames of the call that runs it
+        self.nesting += depth
+        try:
+            if self.nesting > MAX_NESTING:
+                self.too_deep(ctx.this)
+            return body.run(self, ctx)
+        finally:
+            self.nesting -= depth
+
+    def too_deep(self, this: int | None) -> NoReturn:
+        """Stop effects that run inside each other past :data:`~cardscript.runtime.errors.MAX_NESTING`."""
+        raise RunawayError(f"effects run inside each other more than {MAX_NESTING} levels deep {self.where(this)}: "
+                           "a chain of triggers or effects that does not stop?")
+
+    def out_of_steps(self, this: int | None) -> NoReturn:
+        """Stop a game that used up its step budget (:data:`~cardscript.runtime.errors.MAX_STEPS`)."""
+        raise RunawayError(f"the game used up its budget of {self.step_limit:,} steps {self.where(this)}: "
+                           "a loop or a chain of triggers that does not end?")
+
+    def where(self, this: int | None) -> str:
+        """'in card NAME (seed S)' for a runaway's message: the card whose ability ran, the seed."""
+        who = f"card {self.card_name(this)!r}" if this is not None else "the rules"
+        return f"in {who} (seed {self.seed})"
 
     # ------------------------------------------------------------ turn memory
     def check_immediate(self) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardscript.runtime.definition import GameDefinition
+from cardscript.runtime.errors import MAX_STEPS
 
 if TYPE_CHECKING:
     from cardscript.runtime.decision import Agent
@@ -83,7 +84,11 @@ class GameState:
         self.played_turn: list[int] = []
         self.decisions = 0
         self.trigger_depth = 0
-        self.chain: list[str] = []
+        #: effect steps taken (the budget: ``step_limit``) and levels of effects running inside
+        #: each other (see EventOps.run_nested); both deterministic, never time
+        self.steps = 0
+        self.step_limit = MAX_STEPS
+        self.nesting = 0
         self.over: str | None = None
         self.winners: list[int] = []
         self.outcome = ""

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from cardscript.runtime.errors import RigError
+from cardscript.runtime.errors import MOVE_STEPS, RigError
 from cardscript.runtime.game.state import GameState
 
 
@@ -29,18 +29,33 @@ class ZoneOps(GameState):
         src = self.slot(z.refill_from, self.slot_owner[slot])
         if not self.slots[src]:
             return
-        for c in list(self.slots[src]):
-            self.move(c, slot)
+        # All at once, bottom card first, as one move of each would put them (and log them).
+        moved = list(self.slots[src])
+        self.slots[src].clear()
+        self.steps += MOVE_STEPS * len(moved)
+        for c in moved:
+            self.slots[slot].append(c)
+            self._moved(c, src, slot)
         self.shuffle(slot)
         self.emit_log({"t": "refill", "zone": self.slot_name(slot)})
 
     def move(self, card: int, slot: int, bottom: bool = False) -> None:
+        """Put a card on the top (or the bottom) of a slot. Taking the top card of a zone,
+        the usual move, costs O(1); a card from elsewhere in it costs a search of the zone."""
         old = self.loc[card]
-        self.slots[old].remove(card)
+        cards = self.slots[old]
+        if cards[-1] == card:
+            cards.pop()
+        else:
+            del cards[cards.index(card)]
         if bottom:
             self.slots[slot].insert(0, card)
         else:
             self.slots[slot].append(card)
+        self._moved(card, old, slot)
+
+    def _moved(self, card: int, old: int, slot: int) -> None:
+        """Everything a move changes besides the order of the two slots."""
         self.loc[card] = slot
         # A card in a player's zone is theirs unless it already belongs to someone (a foe's
         # card you play stays theirs); a card in a shared zone belongs to nobody.
@@ -59,6 +74,7 @@ class ZoneOps(GameState):
 
     def shuffle(self, slot: int) -> None:
         cards = self.slots[slot]
+        self.steps += len(cards)
         self.rng.shuffle(cards)
         if self.rigged and self.rigged[0][0] == "shuffle":
             names = self.rigged.pop(0)[1]

@@ -70,11 +70,13 @@ class CounterDecl(Node):
 
 
 class EffectDef(Node):
-    """``effect PATTERN [printed "TEMPLATE"]: body``."""
+    """``effect PATTERN [replaces] [printed "TEMPLATE"]: body``; ``replaces`` says that it
+    replaces on purpose an effect of the same pattern from a less specific script."""
 
     pattern: tuple[CallItem, ...]
     body: Body
     printed: str = ""
+    replaces: bool = False
 
 
 class PrintedLabel(Node):

@@ -3,6 +3,8 @@ steps of play and rigged randomness."""
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from cardscript.dsl.front.ast.conditions import Cond
 from cardscript.dsl.front.ast.node import Node
 from cardscript.dsl.front.ast.selectors import PlayerSel
@@ -16,8 +18,12 @@ class Expect(Node):
     players: PlayerSel | None = None
 
 
+#: One answer: a card's name, an option's index, yes/no, or a list of answers ("[a, b]").
+Answer: TypeAlias = "str | int | bool | tuple[Answer, ...]"
+
+
 class Answers(Node):
-    answers: tuple[str | int | bool, ...]
+    answers: tuple[Answer, ...]
 
 
 class DoStep(Node):

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from lark import Tree
 
-from cardscript.dsl.diagnostics import CompileError, Span, error
+from cardscript.dsl.diagnostics import CompileError, InternalError, Span
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.build.declarations import DeclarationBuilder
 from cardscript.dsl.front.build.expressions import ExpressionBuilder
+from cardscript.dsl.front.build.limits import check_tree
 from cardscript.dsl.front.build.scenario import ScenarioBuilder
 from cardscript.dsl.front.build.selectors import SelectorBuilder
 from cardscript.dsl.front.build.statements import StatementBuilder
@@ -30,15 +31,19 @@ def build(text: str, filename: str = "<string>") -> A.Script:
     """Parse and build the AST of one script.
 
     Raises:
-        CompileError: for syntax errors (see :func:`cardscript.dsl.front.parse.parse`).
+        CompileError: for syntax errors (see :func:`cardscript.dsl.front.parse.parse`), for
+            nesting deeper than the limits (CS104) and numbers over them (CS209): see
+            :func:`cardscript.dsl.front.build.limits.check_tree`, which runs before any stage
+            that recurses.
     """
     tree: Tree = parse(text, filename)
+    check_tree(tree, text if text.endswith("\n") else text + "\n", filename)
     try:
         items = _Builder(filename).transform(tree)
     except Exception as exc:  # a VisitError wrapping a user error found while building, or a builder bug
         orig = getattr(exc, "orig_exc", exc)
         if isinstance(orig, CompileError):
             raise orig from None
-        raise CompileError([error("CS900", f"internal compiler error while building the AST: {orig!r}",
-                                  Span(filename, 1, 1))]) from exc
+        # a bug, not the script's fault: reported as an internal error (exit 3), never as a diagnostic
+        raise InternalError(f"building the AST of {filename}: {orig!r}") from exc
     return A.Script(Span(filename, 1, 1), filename, tuple(items))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lark import Token, v_args
 
-from cardscript.dsl.diagnostics import CompileError, error
+from cardscript.dsl.diagnostics import CompileError, Span, error
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.build.base import BuilderBase, _s
 
@@ -97,8 +97,10 @@ class DeclarationBuilder(BuilderBase):
 
     def effect_def(self, meta, c):
         call: A.Call = c[0]
-        printed = _s(c[1]) if len(c) == 3 else ""
-        return A.EffectDef(self._sp(meta), call.items, c[-1], printed)
+        marks = [t for t in c[1:-1] if isinstance(t, Token)]
+        printed = next((_s(t) for t in marks if t.type == "STRING"), "")
+        replaces = any(t.type == "REPLACES" for t in marks)
+        return A.EffectDef(self._sp(meta), call.items, c[-1], printed, replaces)
 
     def printed_label(self, meta, c):
         return A.PrintedLabel(self._sp(meta), c[0], _s(c[1]))
@@ -134,7 +136,10 @@ class DeclarationBuilder(BuilderBase):
         return ("attr", c[0], _s(c[1]), self._sp(meta))
 
     def card_copies(self, meta, c):
-        return ("copies", A.Printing(self._sp(meta), int(c[0]), tuple(c[1:])))
+        # the span starts at the number: a limit on components points at it
+        tok = c[0]
+        span = Span(self.file, tok.line, tok.column, meta.end_line, meta.end_column)
+        return ("copies", A.Printing(span, int(tok), tuple(c[1:])))
 
     def override(self, meta, c):
         v = c[1]

@@ -8,7 +8,7 @@ from typing import Any
 from cardscript.dsl.diagnostics import did_you_mean
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import Match, display, match_call, tokens_of
-from cardscript.dsl.front.lower.names import NameLowerer
+from cardscript.dsl.front.lower.names import _TEXT_HINT, NameLowerer
 from cardscript.runtime import effects as E
 
 
@@ -93,6 +93,16 @@ class BodyLowerer(NameLowerer):
 
     # ------------------------------------------------------------ expressions and conditions
     def expr(self, e: Any, params: dict[str, str]) -> Any:
+        """A number (a count, an amount, an argument, a bot's value): CS204 when ``e`` is text."""
+        out = self.value(e, params)
+        if self.kind(e) == "text":
+            what = f"'{e.attr} of ...'" if isinstance(e, A.AttrOf) else f'"{e.text}"' if isinstance(e, A.Text) \
+                else "this"
+            self.err("CS204", f"{what} is text: a number is needed here", e.span, _TEXT_HINT)
+        return out
+
+    def value(self, e: Any, params: dict[str, str]) -> Any:
+        """A number or a text (the sides of a comparison)."""
         if isinstance(e, A.Num):
             return E.Const(e.value)
         if isinstance(e, A.Text):
@@ -112,14 +122,15 @@ class BodyLowerer(NameLowerer):
         if isinstance(e, A.CountTypes):
             return E.CountTypes(self.cards(e.cards, params))
         if isinstance(e, A.SumAttr):
-            return E.SumAttr(self.attr(e.attr, e.span), self.cards(e.cards, params))
+            return E.SumAttr(self.attr(e.attr, e.span, number=True), self.cards(e.cards, params))
         if isinstance(e, A.Highest):
             if e.players is not None:
                 return E.Highest(self.expr(e.expr, params), self.players(e.players, params), e.lowest)
             if not isinstance(e.expr, A.AttrOf):
                 self.err("CS204", "write 'highest ATTRIBUTE of CARDS' or 'highest EXPRESSION among PLAYERS'", e.span)
                 return E.Const(0)
-            return E.HighestAttr(self.attr(e.expr.attr, e.span), self.cards(e.expr.card, params), e.lowest)
+            return E.HighestAttr(self.attr(e.expr.attr, e.span, number=True), self.cards(e.expr.card, params),
+                                 e.lowest)
         if isinstance(e, A.MinMax):
             return E.MinMax(e.op, self.expr(e.left, params), self.expr(e.right, params))
         if isinstance(e, A.AttrOf):
@@ -133,7 +144,12 @@ class BodyLowerer(NameLowerer):
 
     def cond(self, c: Any, params: dict[str, str]) -> Any:
         if isinstance(c, A.Compare):
-            return E.Compare(c.op, self.expr(c.left, params), self.expr(c.right, params))
+            left, right = self.kind(c.left), self.kind(c.right)
+            if left != right:
+                self.err("CS204", "this compares a text with a number", c.span, _TEXT_HINT)
+            elif left == "text" and c.op not in ("==", "!="):
+                self.err("CS204", f"texts compare only with == and !=, not {c.op}", c.span)
+            return E.Compare(c.op, self.value(c.left, params), self.value(c.right, params))
         if isinstance(c, A.BoolOp):
             args = [self.cond(a, params) for a in c.args]
             return E.And(args) if c.op == "and" else E.Or(args) if c.op == "or" else E.Not(args[0])

@@ -7,6 +7,7 @@ from typing import Any
 
 from cardscript.dsl.diagnostics import did_you_mean, warning
 from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.lower import bounds
 from cardscript.dsl.front.lower.bodies import BodyLowerer
 from cardscript.runtime import effects as E
 from cardscript.runtime.definition import (
@@ -67,6 +68,8 @@ class Lowerer(BodyLowerer):
             if name not in sym.attributes:
                 self.err("CS205", f"unknown attribute {name!r} on card {cd.name!r}", span,
                          did_you_mean(name, sym.attributes) or f"declare it: attribute {name} = 0")
+            else:
+                self.attr_value(name, value, span)
             attrs[name] = value
         home = self.zone(cd.home, cd.span) if cd.home else -1
         abilities: dict[str, Any] = {}
@@ -96,9 +99,41 @@ class Lowerer(BodyLowerer):
                 if name not in sym.attributes:
                     self.err("CS205", f"unknown attribute {name!r} on card {cd.name!r}", pr.span,
                              did_you_mean(name, sym.attributes))
+                else:
+                    self.attr_value(name, value, pr.span)
                 pattrs[name] = value
             printings.append(Printing(ct, pr.copies, pattrs))
         return ct, printings
+
+    def attr_value(self, name: str, value: int | str, span: Any) -> None:
+        """CS204 when a card gives an attribute a value of the other kind than its declaration."""
+        want = self.attr_kind(name)
+        if want != ("text" if isinstance(value, str) else "number"):
+            decl = self.sym.attributes[name]
+            shown = f'"{value}"' if isinstance(value, str) else str(value)
+            default = f'"{decl.default}"' if isinstance(decl.default, str) else str(decl.default)
+            self.err("CS204", f"attribute {name!r} holds {'text' if want == 'text' else 'numbers'}, not {shown}",
+                     span, f"it is declared at {decl.span.file}:{decl.span.line} as 'attribute {name} = {default}'")
+
+    def repeats(self, cards: list[CardType]) -> None:
+        """Bound the nested constant loops of every body the game runs (:class:`.bounds.Repeats`)."""
+        sym = self.sym
+        walk = bounds.Repeats(sym)
+        for sig in sym.effects:
+            walk.root(sig.defn.body if sig.defn is not None else None, dict(sig.params))
+        kept = {ct.name for ct in cards}
+        for cd in sym.cards.values():
+            if cd.name in kept:
+                for ab in cd.abilities:
+                    walk.root(ab.body)
+                for tr in cd.triggers:
+                    walk.root(tr.body)
+        for item in [*sym.rules, *sym.setups, *sym.actions, sym.turn, sym.score]:
+            walk.root(item.body if item is not None else None)
+        for st in sym.scenario_steps:
+            if isinstance(st, A.DoStep):
+                walk.root(st.body)
+        self.diags.extend(walk.diags)
 
     def passive_amounts(self, ab: A.Ability) -> dict[int, int]:
         out: dict[int, int] = {}
@@ -139,6 +174,9 @@ class Lowerer(BodyLowerer):
                 continue
             cards.append(ct)
             printings.extend(prs)
+        kept = {ct.name for ct in cards}
+        self.diags.extend(bounds.components([cd for cd in sym.cards.values() if cd.name in kept]))
+        self.diags.extend(bounds.slots(sym, sum(p.copies for p in printings)))
         rules: dict[str, list[TriggerDef]] = {}
         for r in sym.rules:
             rules.setdefault(r.event.name, []).append(self.trigger(r.event, r.body))
@@ -163,6 +201,7 @@ class Lowerer(BodyLowerer):
             if pl.label not in sym.labels:
                 self.unknown("ability label", pl.label, pl.span, sym.labels)
         warns = [(w.text, self.cond(w.cond, {})) for w in sym.warns]
+        self.repeats(cards)  # after the bodies are lowered: their calls are matched (and memoized) already
         passives = [(p.label, self.zone(p.zone, p.span)) for p in sym.passives]
         passive_counters = frozenset(k for ct in cards for amounts in ct.passive.values() for k in amounts)
         players = (sym.players.low, sym.players.high) if sym.players else (1, 1)

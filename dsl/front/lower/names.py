@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from cardscript.dsl.diagnostics import Diagnostic, did_you_mean, error
+from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import Symbols
 from cardscript.runtime import effects as E
 
 _BUILTIN_COUNTERS = {"seat": -1}
+_TEXT_HINT = "a text attribute (and 'name of CARD') can only be compared with a quoted text, with == or !="
 
 
 class NameLowerer:
@@ -75,7 +77,29 @@ class NameLowerer:
             if w not in known:
                 self.unknown("type, keyword or label", w, span, known)
 
-    def attr(self, name: str, span: Any) -> str:
+    def attr(self, name: str, span: Any, number: bool = False) -> str:
+        """An attribute read from cards; with ``number``, one that must hold numbers (CS204)."""
         if name not in ("name", "face") and name not in self.sym.attributes:
             self.unknown("attribute", name, span, [*self.sym.attributes, "name", "face"])
+        elif number and self.attr_kind(name) == "text":
+            self.err("CS204", f"attribute {name!r} holds text, not a number", span, _TEXT_HINT)
         return name
+
+    # ------------------------------------------------------------ types
+    def attr_kind(self, name: str) -> str:
+        """'number' or 'text': what an attribute holds, from its declaration's default
+        (``attribute cost = 0`` holds numbers); 'name' and 'face' are texts."""
+        if name in ("name", "face"):
+            return "text"
+        decl = self.sym.attributes.get(name)
+        return "text" if decl is not None and isinstance(decl.default, str) else "number"
+
+    def kind(self, e: Any) -> str:
+        """'number' or 'text': what an expression evaluates to. Only a quoted text and a
+        card's text attribute are texts; arithmetic is checked where it is lowered."""
+        if isinstance(e, A.Text):
+            return "text"
+        if isinstance(e, A.AttrOf):
+            decl = self.sym.counters.get(e.attr)
+            return "number" if decl is not None and decl.per_card else self.attr_kind(e.attr)
+        return "number"

@@ -1,16 +1,19 @@
 """The gallery and the card faces of ``cardscript render``: :func:`write_html` writes one
 self-contained page of framed cards filterable by type, :func:`write_svg` one
 print-and-play SVG per card. The text comes from :mod:`cardscript.dsl.tools.render.cards`.
+
+Every text from a script goes through :func:`cardscript.dsl.textsafe.xml`: escaped, and
+without the characters XML forbids (a NUL in a card name would make the SVG unreadable).
 """
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+from cardscript.dsl.textsafe import xml
 from cardscript.dsl.tools.render.cards import RenderedCard
 from cardscript.dsl.tools.render.english import title
 
@@ -53,7 +56,7 @@ def _stats(card: RenderedCard, defaults: dict[str, Any]) -> str:
 
 def gallery_html(game: str, cards: list[RenderedCard], defaults: dict[str, Any]) -> str:
     """One self-contained page: a framed box per card, filterable by type (inline script)."""
-    esc = html.escape
+    esc = xml
     types = sorted({t for c in cards for t in c.types})
     buttons = ['<button class="on" data-type="*" onclick="show(\'*\')">all</button>'] + [
         f'<button data-type="{esc(t)}" onclick="show({esc(json.dumps(t))})">{esc(title(t))}</button>' for t in types]
@@ -86,7 +89,7 @@ def _wrap(text: str, width: int) -> list[str]:
 
 def card_svg(card: RenderedCard, game: str, defaults: dict[str, Any]) -> str:
     """A print-and-play card face, 63 x 88 mm (viewBox in tenths of a millimetre)."""
-    esc = html.escape
+    esc = xml
     name_size = 34 if len(card.name) <= 22 else 26
     size, width = 26, 40
     lines = [ln for p in card.paragraphs for ln in [*_wrap(p, width), ""]][:-1]
