@@ -163,17 +163,29 @@ def walk(folder: Path, suffixes: tuple[str, ...]) -> Iterator[Path]:
     """The files with one of ``suffixes`` under ``folder``, depth first, sorted by name.
 
     Linked folders are not entered (a link loop would never end); linked files are listed,
-    and their reading checks where they lead. Folders that cannot be listed are skipped.
+    and their reading checks where they lead. Folders that cannot be listed are skipped,
+    and so are hidden ones (``.git``, ``.venv``: a virtual environment's site-packages
+    holds the built-in games once more). The walk keeps its own stack, so no depth of
+    folders can reach Python's recursion limit.
     """
+    stack: list[Iterator[os.DirEntry[str]]] = []
     try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        stack.append(iter(sorted(os.scandir(folder), key=lambda e: e.name)))
     except OSError:
         return
-    for entry in entries:
-        path = folder / entry.name
+    parents = [folder]
+    while stack:
+        entry = next(stack[-1], None)
+        if entry is None:
+            stack.pop()
+            parents.pop()
+            continue
+        path = parents[-1] / entry.name
         try:
             if entry.is_dir(follow_symlinks=False):
-                yield from walk(path, suffixes)
+                if not entry.name.startswith("."):
+                    stack.append(iter(sorted(os.scandir(path), key=lambda e: e.name)))
+                    parents.append(path)
             elif path.suffix in suffixes and path.exists():  # a FIFO too: reading it says what it is
                 yield path
         except OSError:

@@ -209,3 +209,15 @@ def test_reference_doc_is_generated_from_the_compiler_tables():
 
     assert Path("docs/reference.md").read_text(encoding="utf-8") == reference_markdown(), \
         "run: python -m cardscript.dsl.tools.reference"
+
+
+@pytest.mark.parametrize("typo", ["copeis", "copis"])
+def test_a_misspelt_copies_suggests_copies(tmp_path, typo) -> None:
+    """'copies' is a word of the card line, not a declared attribute: a typo of it must
+    not be told 'did you mean cost?' (a fresh user's report)."""
+    from cardscript.dsl.front.pipeline import check_paths as check
+
+    script = tmp_path / "pack.cards"
+    script.write_text(f'uses "injustice"\n\ncard "Kick": super power, cost 3, {typo} 3\n', encoding="utf-8")
+    [d] = [d for d in check([str(script)]).diagnostics if d.code == "CS205"]
+    assert d.hint == "did you mean 'copies'?"

@@ -207,3 +207,17 @@ def test_an_expansion_for_another_game() -> None:
     (d,) = check_combination([m], other)
     assert d.code == "CS005" and d.message == f"expansion 'injustice-fan' is for 'injustice', not {other!r}"
     assert d.span is not None and d.span.line == 5
+
+
+@pytest.mark.parametrize("files", [
+    ["examples/injustice-fan/keywords.rules"],
+    ["examples/injustice-fan/keywords.rules", "examples/injustice-fan/cards.cards"],
+    ["examples/hero-dice-villain-pack/abilities.rules"],
+])
+def test_checking_an_expansions_files_one_by_one_is_checking_the_package(files) -> None:
+    """pre-commit passes the changed files, not the folder: a keyword file alone must not
+    warn that its effects are unused when the package's cards use them (CS502/CS503)."""
+    from cardscript.dsl.front.pipeline import check_paths
+
+    rep = check_paths([str(ROOT / f) for f in files])
+    assert (rep.errors, rep.warnings) == (0, 0), [d.message for d in rep.diagnostics]

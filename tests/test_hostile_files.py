@@ -478,3 +478,22 @@ def test_a_linked_manifest_outside_is_refused(fan: Path) -> None:
     (fan / "cardscript.toml").symlink_to(fan.parent / "secret.txt")
     code, out = run("check", str(fan))
     assert code == 1 and "CS003" in out and "a secret line" not in out
+
+
+def test_walks_survive_deep_folders_and_skip_hidden_ones(tmp_path: Path) -> None:
+    """A downloaded package with folders nested past Python's recursion limit, and a
+    virtual environment inside the folder being checked."""
+    from cardscript.dsl.files import walk
+
+    deep = tmp_path / "pack"
+    deep.mkdir()
+    here = deep
+    for _ in range(1200):  # past the default recursion limit of 1000
+        here = here / "a"
+        os.mkdir(here)
+    (here / "bottom.cards").write_text("card \"X\": cost 1\n", encoding="utf-8")
+    hidden = deep / ".venv" / "lib"
+    hidden.mkdir(parents=True)
+    (hidden / "copy.cards").write_text("card \"Y\": cost 1\n", encoding="utf-8")
+    found = list(walk(deep, (".cards",)))
+    assert [p.name for p in found] == ["bottom.cards"]

@@ -90,6 +90,10 @@ def _units(path: Path) -> list[tuple[str, Path]]:
             return [("scenario", path)]
         if kind == "game":
             return [("game", path)]
+        if kind == "expansion" and (path.parent / MANIFEST).is_file():
+            # one script of an expansion package (as pre-commit passes them): checked as the
+            # whole package, or an effect its cards use would look unused
+            return [("expansion", path.parent)]
         if kind in ("expansion", "variant"):  # checked with the game it uses
             return [("parse", path)]
         mains = [f for f in _entries(path.parent)[0] if _header_kind(f) == "game"]
@@ -194,6 +198,7 @@ def check_paths(paths: list[str]) -> CheckReport:
     Games and expansions that compile get the static checks of :mod:`cardscript.dsl.tools.lint` (warnings).
     """
     rep = CheckReport()
+    done: set[tuple[str, Path]] = set()  # a package named through several of its files is checked once
     for raw in paths:
         p = Path(raw)
         problem = _not_checkable(raw, p)
@@ -205,6 +210,9 @@ def check_paths(paths: list[str]) -> CheckReport:
             rep.diagnostics.append(error("CS001", f"no scripts in {raw}", None,
                                          "scripts end in .rules, .cards, .variant or .scenario"))
         for kind, f in units:
+            if (kind, f.resolve()) in done:
+                continue
+            done.add((kind, f.resolve()))
             try:
                 rep.diagnostics.extend(_check_unit(kind, f, rep))
             except CompileError as exc:

@@ -227,16 +227,13 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
     except NeedAnswer as exc:
         res.diagnostics.append(error("CS303", f"the step needs an answer: {exc}", st.span,
                                      "add an 'answer' line before this step"))
-    except BadAnswer as exc:
+    except (BadAnswer, InvalidDecision) as exc:
         res.diagnostics.append(error("CS303", f"an answer does not fit: {exc}", st.span,
                                      "answer with one of the options the decision offers (see the message)"))
     except RigError as exc:
         g.rigged.clear()
         res.diagnostics.append(error("CS303", f"a rigged outcome does not fit: {exc}", st.span,
                                      "rig cards that are where the shuffle or pick happens, and faces the dice have"))
-    except InvalidDecision as exc:
-        res.diagnostics.append(error("CS303", f"an answer does not fit: {exc}", st.span,
-                                     "answer with one of the options the decision offers (see the message)"))
     except RunawayError as exc:
         res.diagnostics.append(error("CS401", str(exc), st.span, " -> ".join(getattr(exc, "chain", []))))
     return False

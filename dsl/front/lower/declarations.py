@@ -66,8 +66,9 @@ class Lowerer(BodyLowerer):
         attrs: dict[str, Any] = {a.name: a.default for a in sym.attributes.values()}
         for name, value, span in cd.attrs:
             if name not in sym.attributes:
+                # 'copies' is the card line's own word, not an attribute: suggest it too (copeis 3)
                 self.err("CS205", f"unknown attribute {name!r} on card {cd.name!r}", span,
-                         did_you_mean(name, sym.attributes) or f"declare it: attribute {name} = 0")
+                         did_you_mean(name, [*sym.attributes, "copies"]) or f"declare it: attribute {name} = 0")
             else:
                 self.attr_value(name, value, span)
             attrs[name] = value
