@@ -201,14 +201,21 @@ def warning(code: str, message: str, span: Span | None, hint: str = "") -> Diagn
     return Diagnostic("warning", code, message, span, hint or default_hint(code))
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """Return 'did you mean "X"?' for the closest choice, or '' when nothing is close."""
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice closest to ``word`` (exact case first, then ignoring case), or None when
+    nothing is close."""
     pool = sorted(set(choices))
     close = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
     if not close:
         low = {c.lower(): c for c in pool}
         close = [low[m] for m in difflib.get_close_matches(word.lower(), list(low), n=1, cutoff=0.6)]
-    return f"did you mean '{close[0]}'?" if close else ""
+    return close[0] if close else None
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """Return 'did you mean "X"?' for the closest choice, or '' when nothing is close."""
+    best = closest(word, choices)
+    return f"did you mean '{best}'?" if best is not None else ""
 
 
 def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:

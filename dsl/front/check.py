@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardscript.dsl.diagnostics import Diagnostic, Span, did_you_mean, error, warning
+from cardscript.dsl.diagnostics import Diagnostic, Span, closest, did_you_mean, error, warning
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.patterns import (
     _BUILTIN_SPAN,
@@ -343,10 +343,8 @@ def _match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Mat
                                call.span, f"pass {_describe_kind(bad[2])}")
     skeletons = {_skeleton(s.tokens) + (" : ..." if s.has_block else ""): s for s in sigs}
     mine = _skeleton(toks) + (" : ..." if has_block else "")
-    hint = did_you_mean(mine, list(skeletons))
-    if hint:
-        best = hint.split("'")[1]
-        hint = f"did you mean '{skeletons[best].display}'?"
+    best = closest(mine, list(skeletons))  # not did_you_mean's text: a phrase may hold a quote
+    hint = f"did you mean '{skeletons[best].display}'?" if best is not None else ""
     if not hint:
         same_verb = [s.display for s in sigs if s.tokens and s.tokens[0] == toks[0]]
         if same_verb:
