@@ -495,5 +495,12 @@ def test_walks_survive_deep_folders_and_skip_hidden_ones(tmp_path: Path) -> None
     hidden = deep / ".venv" / "lib"
     hidden.mkdir(parents=True)
     (hidden / "copy.cards").write_text("card \"Y\": cost 1\n", encoding="utf-8")
-    found = list(walk(deep, (".cards",)))
+    try:
+        found = list(walk(deep, (".cards",)))
+    finally:
+        # undo the tower bottom-up: pytest's own cleanup of old temp folders recurses
+        (here / "bottom.cards").unlink()
+        while here != deep:
+            os.rmdir(here)
+            here = here.parent
     assert [p.name for p in found] == ["bottom.cards"]

@@ -75,10 +75,15 @@ def test_the_fuzzer_sees_an_internal_error_and_a_hang(fuzz: ModuleType, tmp_path
     assert (out.status, out.stage) == ("internal", "play") and "KeyError" in out.signature
 
     def stall(*args: Any) -> None:
-        time.sleep(5)
+        # a runaway burns CPU: the fuzzer's alarm counts CPU time (a sleep would never
+        # reach it, and the test passed only when check and compile alone took 0.5 s)
+        end = time.process_time() + 5
+        while time.process_time() < end:
+            pass
 
     monkeypatch.setattr(fuzz, "_stage_play", stall)
-    assert fuzz.run_mutant(m, root, 4, 0.5).status == "hang"
+    out = fuzz.run_mutant(m, root, 4, 3.0)
+    assert (out.status, out.stage) == ("hang", "play"), out
     assert (root / m.file).read_text(encoding="utf-8") == m.text, "the script is put back"
 
     name = next(f for f in texts if f.endswith(".scenario"))
