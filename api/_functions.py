@@ -23,15 +23,13 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from os import PathLike
-from pathlib import Path
 
-from cardscript.dsl.diagnostics import CompileError, Diagnostic, render
+from cardscript.dsl.diagnostics import Diagnostic, render
 from cardscript.dsl.front.pipeline import CheckReport
 from cardscript.dsl.front.pipeline import check_paths as _check_paths
 from cardscript.dsl.front.pipeline import compile_game as _compile
-from cardscript.dsl.front.variants import mix_scripts, resolve_variants
+from cardscript.dsl.front.variants import game_scripts
 from cardscript.dsl.harness.scenario import ScenarioResult, run_scenario, scenario_files
-from cardscript.dsl.tools.manifest import load_expansions
 from cardscript.runtime.agents import make_agents
 from cardscript.runtime.decision import Agent
 from cardscript.runtime.definition import GameDefinition
@@ -93,25 +91,20 @@ def compile_game(game: StrPath, *, variants: Iterable[StrPath] | StrPath = (),
         CompileError: the scripts have errors; ``exc.diagnostics`` lists them, each with
             file, line, column and a hint (print one with :func:`render_diagnostic`).
         TypeError: an argument of the wrong type.
+        ValueError: an empty expansion path.
     """
     if not isinstance(game, (str, PathLike)) or not str(game):
         raise TypeError(f"game must be a game name or a path, not {game!r}")
     name = str(game)
-    rules, cards = mix_scripts(name, _names(mix, "mix"))
-    extra = _expansion_scripts(name, _names(expansions, "expansions"))
-    extra += resolve_variants(name, _names(variants, "variants"))
-    definition, diagnostics, program = _compile(name, extra + rules, cards)
+    names = _names(expansions, "expansions")
+    if any(not n for n in names):  # "" would mean the current folder
+        raise ValueError("an empty path names no expansion")
+    extra, cards = game_scripts(name, names, _names(variants, "variants"), _names(mix, "mix"))
+    definition, diagnostics, program = _compile(name, extra, cards)
     for d in diagnostics:
         if d.severity == "warning":
             warnings.warn(CompileWarning(d, render(d, program.sources)), stacklevel=2)
     return definition
-
-
-def _expansion_scripts(game: str, paths: list[str]) -> list[Path]:
-    scripts, diags = load_expansions(game, paths)
-    if any(d.severity == "error" for d in diags):
-        raise CompileError(diags)
-    return scripts
 
 
 def _agents(agents: Sequence[AgentSpec] | AgentSpec | None, seats: int) -> list[Agent]:

@@ -109,6 +109,8 @@ def test_bad_arguments_are_type_or_value_errors_before_any_game() -> None:
         cardscript.compile_game("injustice", variants=[3])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="game"):
         cardscript.compile_game("")
+    with pytest.raises(ValueError, match="empty path"):
+        cardscript.compile_game("injustice", expansions=[""])
 
 
 def test_one_name_alone_is_a_list_of_one() -> None:

@@ -99,32 +99,15 @@ def compile_with_options(game: str, with_paths: tuple[str, ...] = (), variants: 
     """compile_game with expansions (--with), variants (--variant) and mixed sets (--mix);
     prints the warnings (left-out cards, oversized decks) before the game starts."""
     from cardscript.dsl.front.pipeline import compile_game
-    from cardscript.dsl.front.variants import mix_scripts
+    from cardscript.dsl.front.variants import game_scripts
 
-    rules, cards = mix_scripts(game, list(mixes))
-    d, warnings, program = compile_game(game, _extra(game, with_paths, variants) + rules, cards)
+    if any(not p for p in with_paths):  # "" would mean the current folder
+        raise click.BadParameter("an empty path names no expansion", param_hint="--with")
+    extra, cards = game_scripts(game, list(with_paths), list(variants), list(mixes))
+    d, warnings, program = compile_game(game, extra, cards)
     if mixes:
         print_diags([w for w in warnings if w.code in ("CS220", "CS221")], program.sources)
     return d, warnings, program
-
-
-def _extra(game: str, with_paths: tuple[str, ...] = (), variants: tuple[str, ...] = ()) -> list[Path]:
-    """Expansion scripts (--with), then variant scripts (--variant), in that order."""
-    from cardscript.dsl.front.variants import resolve_variants
-
-    return _expansions(game, with_paths) + resolve_variants(game, list(variants))
-
-
-def _expansions(game: str, paths: tuple[str, ...]) -> list[Path]:
-    """The scripts of the expansions given with --with (manifests checked, combined)."""
-    from cardscript.dsl.tools.manifest import load_expansions
-
-    if any(not p for p in paths):  # "" would mean the current folder
-        raise click.BadParameter("an empty path names no expansion", param_hint="--with")
-    scripts, diags = load_expansions(game, list(paths))
-    if any(d.severity == "error" for d in diags):
-        raise CompileError(diags)
-    return scripts
 
 
 def check_writable(path: str, option: str) -> None:

@@ -156,3 +156,22 @@ def mix_scripts(game: str, others: list[str]) -> tuple[list[Path], list[Path]]:
                   if p.suffix in SCRIPT_SUFFIXES and p.suffix != ".scenario" and p.is_file()
                   and _header_kind(p) not in headers]
     return rules, cards
+
+
+def game_scripts(game: str, expansions: list[str], variants: list[str],
+                 mix: list[str]) -> tuple[list[Path], list[Path]]:
+    """The scripts to compile GAME with, as ``--with``, ``--variant`` and ``--mix`` name
+    them: (extra scripts: the expansions', then the variants', then the mixing rules;
+    the mixed-in sets' card files). The CLI and the Python API both compile through this.
+
+    Raises:
+        CompileError: an expansion's manifest or scripts have errors, a variant or a set
+            to mix is unknown.
+    """
+    from cardscript.dsl.tools.manifest import load_expansions
+
+    rules, cards = mix_scripts(game, mix)
+    scripts, diags = load_expansions(game, expansions)
+    if any(d.severity == "error" for d in diags):
+        raise CompileError(diags)
+    return scripts + resolve_variants(game, variants) + rules, cards
