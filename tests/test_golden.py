@@ -25,7 +25,7 @@ RECORDED = json.loads(golden.GOLDEN.read_text(encoding="utf-8"))
 def test_games_are_unchanged(key: str, game: str, variants: list[str]) -> None:
     import cardscript
 
-    mix = golden.MIX.get(variants[0], []) if variants else []
+    mix = golden.mix_for(game, variants)
     definition = golden.compile_quietly(game, variants, mix)
     mine = {k: v for k, v in RECORDED.items() if k.split("/")[0] == key}
     assert mine, f"no recorded games for {key}: run python bench/golden.py --update"

@@ -90,6 +90,8 @@ class Program:
         root: the folder scripts may read inside.
         main: the file holding the 'game' header.
         mixed: files mixed in from another set (see :func:`cardscript.dsl.front.variants.mix_scripts`).
+        problems: with ``recover``, the syntax and file errors found while loading.
+        broken: with ``recover``, the text of the parts of scripts that did not build.
     """
 
     scripts: list[A.Script]
@@ -97,6 +99,8 @@ class Program:
     root: Path
     main: str
     mixed: frozenset[str] = frozenset()
+    problems: tuple[Diagnostic, ...] = ()
+    broken: tuple[str, ...] = ()
 
 
 def package_root(main: Path) -> Path:
@@ -163,7 +167,8 @@ def resolve_game(game: str) -> Path:
     raise CompileError([error("CS002", f"unknown game {game!r}", None, hint)])
 
 
-def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] | None = None) -> Program:
+def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] | None = None,
+                 recover: bool = False) -> Program:
     """Read the main script and everything it uses, depth first.
 
     Each script is read inside the package root of the script that names it
@@ -175,15 +180,19 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
         extra: more scripts to add after the game (expansions, scenarios), each read
             inside its own package root.
         mixed: other sets' card files, each read inside its own package root.
+        recover: do not raise: a script with a syntax error stands for the parts of it that
+            build (:func:`cardscript.dsl.front.recover.salvage`), and the errors are the
+            program's ``problems`` (``cardscript check`` goes on past them).
 
     Raises:
-        CompileError: with every syntax and file error found.
+        CompileError: with every syntax and file error found (not with ``recover``).
     """
     root = package_root(main)
     loaded: dict[str, A.Script] = {}
     sources: dict[str, str] = {}
     order: list[A.Script] = []
     diags: list[Diagnostic] = []
+    broken: list[str] = []
 
     def display(path: Path) -> str:
         cwd = Path.cwd().resolve()
@@ -208,9 +217,16 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
         try:
             script = build_cached(text, name)
         except CompileError as exc:
-            diags.extend(exc.diagnostics)
-            loaded[key] = A.Script(Span(name, 1, 1), name, ())
-            return
+            if not recover:
+                diags.extend(exc.diagnostics)
+                loaded[key] = A.Script(Span(name, 1, 1), name, ())
+                return
+            from cardscript.dsl.front.recover import salvage
+
+            saved = salvage(text, name, exc)
+            diags.extend(saved.diagnostics)
+            broken.append(saved.broken)
+            script = saved.script
         own = next((i.kind for i in script.items if isinstance(i, A.Header)), "")
         if not own:
             # A file with no header belongs to its folder's game (a game's cards.cards), however
@@ -233,9 +249,10 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
     for m in mixed or []:  # another set's card files, mixed in (they rank with the game)
         visit(m, None, package_root(m), "expansion")
         mixed_names.append(display(m.resolve()))
-    if any(d.severity == "error" for d in diags):
+    if any(d.severity == "error" for d in diags) and not recover:
         raise CompileError(diags)
-    return Program(order, sources, root, display(main.resolve()), frozenset(mixed_names))
+    return Program(order, sources, root, display(main.resolve()), frozenset(mixed_names), tuple(diags),
+                   tuple(broken))
 
 
 def _string_span(span: Span, target: str) -> Span:

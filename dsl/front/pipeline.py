@@ -18,6 +18,7 @@ from cardscript.dsl.diagnostics import CompileError, Diagnostic, error
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.loader import SCRIPT_SUFFIXES, Program, _header_kind, load_program, resolve_game
 from cardscript.dsl.front.lower import compile_program
+from cardscript.dsl.front.recover import past_broken
 from cardscript.runtime import effects as E
 from cardscript.runtime.definition import GameDefinition
 
@@ -155,10 +156,10 @@ def _check_expansion(folder: Path, rep: CheckReport) -> list[Diagnostic]:
         for f in scripts:
             diags += _check_file(f, rep)
         return diags
-    program = load_program(resolve_game(manifest.game), scripts)
+    program = load_program(resolve_game(manifest.game), scripts, recover=True)
     rep.sources.update(program.sources)
     rep.files.extend(program.sources)
-    return diags + check_program(program)
+    return diags + past_broken(program, check_program(program))
 
 
 def _check_file(f: Path, rep: CheckReport) -> list[Diagnostic]:
@@ -257,7 +258,7 @@ def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
         return _check_expansion(f, rep)
     if kind == "parse":
         return _check_file(f, rep)
-    program = load_program(f)
+    program = load_program(f, recover=kind == "game")  # past a syntax error: the other files' errors too
     if kind == "scenario":
         from cardscript.dsl.front.variants import scenario_variant_paths
         from cardscript.dsl.harness.scenario import scenario_variant_headers
@@ -271,7 +272,7 @@ def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
     rep.files.extend(program.sources)
     if kind != "game":
         return _check_scenario(program)
-    diags = check_program(program)
+    diags = past_broken(program, check_program(program))
     for extra in _unused_siblings(f, program):
         # not used by the game: checked as if added to it, so its mistakes still show
         try:

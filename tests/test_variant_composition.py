@@ -1,0 +1,87 @@
+"""Variants that compose, mixing sets, card names scoped to their set, and checking past
+a syntax error (issue 12, area "variants")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardscript.dsl.diagnostics import render
+from cardscript.dsl.front.pipeline import check_paths
+from cardscript.runtime.agents import make_agents
+from cardscript.runtime.engine import Engine
+
+
+def _game_folder(tmp_path: Path, files: dict[str, str]) -> Path:
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return folder
+
+
+_TINY = {
+    "game.rules": 'game "Tiny"\nuses "cards.cards", "more.cards"\nplayers 2 to 2\nturn:\n  take actions\n  drwa 3\n',
+    "cards.cards": ('card "Jab": hero\n  play: +1 power\n'
+                    'card "Broken" hero cost\n  play: +1 power\n'
+                    'card "Hook": hero\n  play: +1 pwer\n'),
+    "more.cards": '# a card\ncard "Kick": hero, prcie 3\n',
+}
+
+
+def test_check_reports_every_file_past_a_syntax_error(tmp_path: Path):
+    rep = check_paths([str(_game_folder(tmp_path, _TINY))])
+    found = sorted((Path(d.span.file).name, d.span.line, d.code) for d in rep.diagnostics if d.span)
+    assert found == [("cards.cards", 3, "CS101"), ("cards.cards", 6, "CS201"),
+                     ("game.rules", 6, "CS202"), ("more.cards", 2, "CS205")]
+    bad = next(d for d in rep.diagnostics if d.code == "CS205")
+    assert render(bad, rep.sources).splitlines()[0].endswith(
+        "more.cards:2:20: error[CS205]: unknown attribute 'prcie' on card 'Kick'")
+
+
+def test_each_broken_item_reports_its_own_syntax_error(tmp_path: Path):
+    files = dict(_TINY, **{"more.cards": '# a card\ncard "Kick": hero\n  play +1 power\ncard "Duck": hero\n'
+                                         'card "Roll": hero,\n'})
+    rep = check_paths([str(_game_folder(tmp_path, files))])
+    syntax = sorted((Path(d.span.file).name, d.span.line) for d in rep.diagnostics if d.code.startswith("CS10"))
+    assert syntax == [("cards.cards", 3), ("more.cards", 3), ("more.cards", 5)]
+
+
+def test_a_name_the_broken_item_may_define_is_not_reported(tmp_path: Path):
+    files = dict(_TINY, **{
+        "game.rules": 'game "Tiny"\nuses "cards.cards", "more.cards"\nplayers 2 to 2\nturn:\n'
+                      '  take actions\n  move all "Broken" from the box to your hand\n'})
+    rep = check_paths([str(_game_folder(tmp_path, files))])
+    assert not [d for d in rep.diagnostics if "Broken" in d.message]
+    assert {d.code for d in rep.diagnostics} == {"CS101", "CS201", "CS205"}
+
+
+# ---------------------------------------------------------------- JLD-16: mixing into Justice League Dark
+_RULEBOOK_ENDS = {"the last Nemesis was defeated", "the Line-Up cannot be refilled"}
+
+
+def test_mix_into_justice_league_dark_uses_its_mixing_rules():
+    from cardscript.dsl.front.variants import mix_scripts
+
+    rules, cards = mix_scripts("justice-league-dark", ["injustice"])
+    assert [p.name for p in rules] == ["mixing.variant"] and rules[0].parent.parent.name == "justice-league-dark"
+    assert {p.name for p in cards} == {"cards.cards", "characters.cards"}
+
+
+def test_mixed_justice_league_dark_games_end_by_the_rulebook():
+    import warnings
+
+    import cardscript
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cardscript.CompileWarning)
+        d = cardscript.compile_game("justice-league-dark", mix=["injustice"])
+    for players in (2, 3, 4):
+        for seed in (1, 2):
+            result = cardscript.play_game(d, players=players, agents=["greedy"] * players, seed=seed)
+            assert result.reason in _RULEBOOK_ENDS, (players, seed, result.reason)
+    e = Engine(d, 3, make_agents(["greedy"], 3), 1)
+    e.setup()
+    g = e.game
+    deck = [c for z in ("main-deck", "line-up") for c in g.slots[g.slot(d.zone(z).index, 0)]]
+    assert len(deck) == 150  # 107 of its own and 46 of Injustice's, kept at 150
+    assert {g.card_name(c) for c in deck} & {"Sword and Shield", "Cyborg (Earth-1)"}
