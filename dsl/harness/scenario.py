@@ -13,9 +13,10 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from cardscript.dsl.diagnostics import CompileError, Diagnostic, Span, error, internal_message
+from cardscript.dsl.diagnostics import CODES, CompileError, Diagnostic, Span, did_you_mean, error, internal_message
 from cardscript.dsl.files import walk
 from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.ast import scenario as S
 from cardscript.dsl.front.check import collect
 from cardscript.dsl.front.loader import load_program
 from cardscript.dsl.front.lower import Lowerer
@@ -139,6 +140,9 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
             steps.append((st, low.body(st.body, {})))
         elif isinstance(st, A.Seed):
             seed = st.value
+        elif isinstance(st, S.ExpectError) and st.code not in CODES:
+            low.diags.append(error("CS209", f"there is no diagnostic {st.code}", st.span,
+                                   did_you_mean(st.code, CODES) or "name a code of docs/diagnostics.md, e.g. CS401"))
         else:
             steps.append((st, None))
     res.diagnostics.extend(low.diags)
@@ -158,9 +162,25 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
         return res
     agent.strict = True
     turns = _Turns()
+    pending: S.ExpectError | None = None
     for st, compiled in steps:
-        if not _step(engine, g, st, compiled, queue, res, turns):
+        if isinstance(st, S.ExpectError):
+            if pending is not None:
+                res.diagnostics.append(_no_step(pending, "another 'expect error' follows it"))
+            pending = st
+            res.expectations += 1
+            continue
+        if pending is not None and isinstance(st, PLAYS):
+            mark = len(res.diagnostics)
+            ok = _expected_error(pending, _step(engine, g, st, compiled, queue, res, turns), res, mark)
+            pending = None
+        else:
+            ok = _step(engine, g, st, compiled, queue, res, turns)
+        if not ok:
             break
+    else:
+        if pending is not None:
+            res.diagnostics.append(_no_step(pending, "no step follows it"))
     if g.rigged:
         sp = next((s.span for s, _ in reversed(steps) if isinstance(s, A.Rig)), None)
         res.diagnostics.append(error("CS302", f"rigged outcomes left over: {g.rigged}", sp,
@@ -170,6 +190,33 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
         res.diagnostics.append(error("CS302", f"{len(queue)} answer(s) left over: {queue}", sp,
                                      "remove the answers no decision used, or add the step that uses them"))
     return res
+
+
+#: The steps that play (the ones an 'expect error' is about).
+PLAYS = (A.DoStep, A.NextTurn, A.Finish)
+
+
+def _no_step(st: S.ExpectError, why: str) -> Diagnostic:
+    return error("CS301", f"expect error {st.code}: no step runs after it ({why})", st.span,
+                 "put the 'expect error' line just before the do:, next turn or finish step that must fail")
+
+
+def _expected_error(st: S.ExpectError, ok: bool, res: ScenarioResult, mark: int) -> bool:
+    """Judge the step after ``expect error CODE``: it passes, and the scenario goes on, when
+    the step stopped with CODE (its diagnostics are dropped); it fails when the step ran
+    through (the scenario goes on) or stopped with another code (the scenario stops)."""
+    raised = [d for d in res.diagnostics[mark:] if d.severity == "error"]
+    if ok and not raised:
+        res.diagnostics.append(error("CS301", f"expectation failed: expect error {st.code}: the step ran without "
+                                     "an error", st.span, "the step after it must stop with this diagnostic"))
+        return True
+    if any(d.code == st.code for d in raised):
+        del res.diagnostics[mark:]
+        return True
+    got = ", ".join(f"{d.code} ({d.message})" for d in raised)
+    res.diagnostics.insert(mark, error("CS301", f"expectation failed: expect error {st.code}: the step failed "
+                                       f"with {got}", st.span, "the step stopped, but not with this code"))
+    return False
 
 
 @dataclass

@@ -61,3 +61,16 @@ class Quiet(Node):
 
     events: tuple[str, ...]
     counters: tuple[str, ...]
+
+
+# ---------------------------------------------------------------- checks of the next step (issue 12)
+class Step(Node):
+    """Base of the scenario steps added for issue 12: the checker collects every one of
+    them as a scenario step (``check.collect``)."""
+
+
+class ExpectError(Step):
+    """``expect error CODE``: the next step that plays (``do:``, ``next turn``, ``finish``)
+    must stop with a diagnostic of this code (e.g. ``CS401``)."""
+
+    code: str

@@ -5,6 +5,7 @@ from __future__ import annotations
 from lark import Token, v_args
 
 from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.ast import scenario as S
 from cardscript.dsl.front.build.base import BuilderBase, _s
 
 
@@ -64,3 +65,7 @@ class ScenarioBuilder(BuilderBase):
         events = tuple(_s(x) for x in c if isinstance(x, Token))
         counters = tuple(x for x in c if not isinstance(x, Token))
         return A.Quiet(self._sp(meta), events, counters)
+
+    # ------------------------------------------------------------ checks of the next step (issue 12)
+    def expect_error(self, meta, c):
+        return S.ExpectError(self._sp(meta), str(c[0]))

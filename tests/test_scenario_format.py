@@ -1,0 +1,51 @@
+"""The scenario format of issue 12 (docs/scenarios.md): the failure cases of each new
+step, so that a scenario that should fail does, with a message that says why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardscript.dsl.harness.scenario import ScenarioResult, run_scenario
+
+HEAD = 'scenario "t"\nuses "injustice"\nplayers 2\n\n'
+LOOP = 'effect ping:\n  emit "ping"\nwhen "ping": ping\n\n'
+
+
+def run(tmp_path: Path, body: str) -> ScenarioResult:
+    path = tmp_path / "t.scenario"
+    path.write_text(HEAD + body)
+    return run_scenario(path)
+
+
+def errors(res: ScenarioResult) -> list[tuple[str, int, str]]:
+    return [(d.code, d.span.line if d.span else 0, d.message) for d in res.diagnostics if d.severity == "error"]
+
+
+# ---------------------------------------------------------------- 1. expect error CODE
+def test_expect_error_passes_when_the_step_stops_with_the_code(tmp_path: Path) -> None:
+    res = run(tmp_path, LOOP + "expect error CS401\ndo: ping\nexpect count all cards in your hand == 5\n")
+    assert res.passed, errors(res)
+    assert res.expectations == 2
+
+
+def test_expect_error_fails_when_the_step_succeeds(tmp_path: Path) -> None:
+    res = run(tmp_path, "expect error CS401\ndo: draw a card\nexpect count all cards in your hand == 6\n")
+    assert errors(res) == [("CS301", 5, "expectation failed: expect error CS401: the step ran without an error")]
+
+
+def test_expect_error_fails_naming_the_other_code(tmp_path: Path) -> None:
+    res = run(tmp_path, "expect error CS401\ndo: you may draw a card\nexpect count all cards in your hand == 99\n")
+    got = errors(res)
+    assert [(c, line) for c, line, _ in got] == [("CS301", 5), ("CS303", 6)]  # and the scenario stopped
+    assert "the step failed with CS303" in got[0][2]
+
+
+def test_expect_error_needs_a_step_after_it(tmp_path: Path) -> None:
+    res = run(tmp_path, "do: draw a card\nexpect error CS401\n")
+    assert errors(res) == [("CS301", 6, "expect error CS401: no step runs after it (no step follows it)")]
+
+
+def test_expect_error_with_an_unknown_code(tmp_path: Path) -> None:
+    res = run(tmp_path, LOOP + "expect error CS4O1\ndo: ping\n")
+    assert [(c, line) for c, line, _ in errors(res)] == [("CS209", 9)]
+    assert "CS401" in res.diagnostics[0].hint
