@@ -49,3 +49,40 @@ def test_expect_error_with_an_unknown_code(tmp_path: Path) -> None:
     res = run(tmp_path, LOOP + "expect error CS4O1\ndo: ping\n")
     assert [(c, line) for c, line, _ in errors(res)] == [("CS209", 9)]
     assert "CS401" in res.diagnostics[0].hint
+
+
+# ---------------------------------------------------------------- 2. offered options
+ONLY = ('do:\n  for each player: move all cards from their character to the box\n'
+        '  move all cards from your hand to the box\n'
+        '  move 1 "Somersault" from the main-deck and the line-up to your hand\n')
+
+
+def test_expect_offered_fails_listing_what_was_offered(tmp_path: Path) -> None:
+    res = run(tmp_path, ONLY + 'expect offered "buy Flying Kick"\nanswer "end turn"\ndo: take actions\n')
+    (code, line, msg), = errors(res)
+    assert (code, line) == ("CS301", 9)
+    assert msg == "expectation failed: expect offered \"buy Flying Kick\": not offered: 'buy Flying Kick'"
+    assert res.diagnostics[0].hint == "P1's action decision (action) offered ['play Somersault', 'end turn']"
+
+
+def test_expect_not_offered_fails_when_it_is(tmp_path: Path) -> None:
+    res = run(tmp_path, ONLY + 'expect not offered "Somersault"\nanswer "end turn"\ndo: take actions\n')
+    (code, line, msg), = errors(res)
+    assert (code, line) == ("CS301", 9)
+    assert msg.endswith("offered after all: 'Somersault'")
+
+
+def test_expect_offered_without_a_decision(tmp_path: Path) -> None:
+    res = run(tmp_path, 'expect offered "yes"\ndo: draw a card\n')
+    assert errors(res) == [("CS301", 5, 'expectation failed: expect offered "yes": the step after it asked no decision')]
+
+
+def test_answer_offered_checks_the_decision_it_answers(tmp_path: Path) -> None:
+    # the first decision (the action window) is not checked; the 'you may' is
+    res = run(tmp_path, ONLY + 'answer "play Somersault"\nanswer yes not offered "no"\nanswer "end turn"\n'
+                               'do: take actions\n')
+    (code, line, msg), = errors(res)
+    assert (code, line) == ("CS301", 10)
+    assert "offered after all: 'no'" in msg
+    assert res.diagnostics[0].hint == "P1's yes/no decision (discard a card) offered ['no', 'yes']"
+    assert res.expectations == 1

@@ -20,8 +20,9 @@ from cardscript.dsl.front.ast import scenario as S
 from cardscript.dsl.front.check import collect
 from cardscript.dsl.front.loader import load_program
 from cardscript.dsl.front.lower import Lowerer
+from cardscript.dsl.harness.agent import Checked, OfferCheck, ScenarioAgent
 from cardscript.runtime import effects as E
-from cardscript.runtime.agents import BadAnswer, NeedAnswer, ScriptedAgent
+from cardscript.runtime.agents import BadAnswer, NeedAnswer
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Agent, Decision
 from cardscript.runtime.engine import Engine
@@ -150,7 +151,7 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
         return res
     seats = definition.players[0]
     queue: list[Any] = []
-    agent = ScriptedAgent(queue, fallback=_FirstOption())
+    agent = ScenarioAgent(queue, fallback=_FirstOption())
     engine = Engine(definition, seats, [agent] * seats, seed)
     g = engine.game
     try:
@@ -176,6 +177,7 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
             pending = None
         else:
             ok = _step(engine, g, st, compiled, queue, res, turns)
+        _checked(agent, st, res)
         if not ok:
             break
     else:
@@ -186,7 +188,7 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
         res.diagnostics.append(error("CS302", f"rigged outcomes left over: {g.rigged}", sp,
                                      "remove the 'rig' line, or add the step that shuffles or picks at random"))
     if queue:
-        sp = next((s.span for s, _ in reversed(steps) if isinstance(s, A.Answers)), None)
+        sp = next((s.span for s, _ in reversed(steps) if isinstance(s, (A.Answers, S.AnswerChecked))), None)
         res.diagnostics.append(error("CS302", f"{len(queue)} answer(s) left over: {queue}", sp,
                                      "remove the answers no decision used, or add the step that uses them"))
     return res
@@ -219,6 +221,19 @@ def _expected_error(st: S.ExpectError, ok: bool, res: ScenarioResult, mark: int)
     return False
 
 
+def _checked(agent: ScenarioAgent, st: Any, res: ScenarioResult) -> None:
+    """Report the decision checks the step failed, and an 'expect offered' that the step
+    (one that plays) left without a decision to check."""
+    res.diagnostics.extend(agent.failures)
+    agent.failures.clear()
+    if agent.pending and isinstance(st, PLAYS):
+        for check in agent.pending:
+            res.diagnostics.append(error("CS301", f"expectation failed: {check.text}: the step after it asked "
+                                         "no decision", check.span, "put it just before the step whose "
+                                         "decision it checks (a decision with one option is not asked)"))
+        agent.pending.clear()
+
+
 @dataclass
 class _Turns:
     """Whether the next 'next turn' passes to the next seat first: not the first one, nor
@@ -245,6 +260,13 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
                 g.active = (g.active + 1) % g.n
             turns.advance = True
             engine.play_one_turn(g.active)
+        elif isinstance(st, S.ExpectOffered):
+            res.expectations += 1
+            _agent(g).pending.append(OfferCheck(st.offered, st.absent, st.span, _excerpt(res.sources, st.span)))
+        elif isinstance(st, S.AnswerChecked):
+            res.expectations += 1
+            queue.append(Checked(st.answer, OfferCheck(st.offered, st.absent, st.span,
+                                                       _excerpt(res.sources, st.span))))
         elif isinstance(st, A.Rig):
             g.rigged.append((st.kind, list(st.values)))
         elif isinstance(st, A.ActiveSeat):
@@ -284,6 +306,12 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
     except RunawayError as exc:
         res.diagnostics.append(error("CS401", str(exc), st.span, " -> ".join(getattr(exc, "chain", []))))
     return False
+
+
+def _agent(g: Game) -> ScenarioAgent:
+    agent = g.agents[0]  # every seat has the one scenario agent
+    assert isinstance(agent, ScenarioAgent)
+    return agent
 
 
 def _explain(g: Game, ctx: Ctx, compiled: Any, them: int | None) -> str:

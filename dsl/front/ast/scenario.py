@@ -74,3 +74,20 @@ class ExpectError(Step):
     must stop with a diagnostic of this code (e.g. ``CS401``)."""
 
     code: str
+
+
+class ExpectOffered(Step):
+    """``expect offered "A", "B" [not "C"]`` / ``expect not offered "C"``: the next
+    decision asked offers A and B and does not offer C."""
+
+    offered: tuple[str, ...]
+    absent: tuple[str, ...]
+
+
+class AnswerChecked(Step):
+    """``answer A offered "X" [not "Y"]`` / ``answer A not offered "Y"``: one answer, for
+    a decision that must offer X and must not offer Y."""
+
+    answer: Answer
+    offered: tuple[str, ...]
+    absent: tuple[str, ...]

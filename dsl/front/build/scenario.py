@@ -69,3 +69,18 @@ class ScenarioBuilder(BuilderBase):
     # ------------------------------------------------------------ checks of the next step (issue 12)
     def expect_error(self, meta, c):
         return S.ExpectError(self._sp(meta), str(c[0]))
+
+    def offer_names(self, meta, c):
+        return tuple(_s(x) for x in c)
+
+    def offer_check(self, meta, c):
+        return (c[0], c[1] if len(c) > 1 else ())
+
+    def offer_check_not(self, meta, c):
+        return ((), c[0])
+
+    def expect_offered(self, meta, c):
+        return S.ExpectOffered(self._sp(meta), *c[0])
+
+    def answer_checked(self, meta, c):
+        return S.AnswerChecked(self._sp(meta), c[0], *c[1])
