@@ -86,3 +86,34 @@ def test_answer_offered_checks_the_decision_it_answers(tmp_path: Path) -> None:
     assert "offered after all: 'no'" in msg
     assert res.diagnostics[0].hint == "P1's yes/no decision (discard a card) offered ['no', 'yes']"
     assert res.expectations == 1
+
+
+# ---------------------------------------------------------------- 4. answers addressed to a decision
+def test_addressed_answer_fails_naming_both_decisions(tmp_path: Path) -> None:
+    # the 'you may discard a card' is not answered: a plain "end turn" would be given to
+    # it (a bad answer); addressed, the message names the decision asked and the one meant
+    res = run(tmp_path, ONLY + 'answer "action": "play Somersault", "action": "end turn"\ndo: take actions\n')
+    got = errors(res)
+    assert [(c, line) for c, line, _ in got][0] == ("CS303", 10)
+    assert got[0][2] == ("an answer is for another decision: P1's yes/no decision (discard a card) was asked, "
+                         "but the next answer, 'action': 'end turn', is for a decision 'action'; "
+                         "it offered ['no', 'yes']")
+
+
+def test_addressed_answer_for_a_decision_that_never_comes(tmp_path: Path) -> None:
+    res = run(tmp_path, ONLY + 'answer "action": "end turn", "target": "P2"\ndo: take actions\n')
+    assert [(c, line) for c, line, _ in errors(res)] == [("CS302", 9)]
+    assert "'target': 'P2'" in errors(res)[0][2]
+
+
+def test_addressed_answer_with_a_wrong_option(tmp_path: Path) -> None:
+    res = run(tmp_path, ONLY + 'answer "action": "buy Somersault"\ndo: take actions\n')
+    (code, line, msg), = errors(res)
+    assert (code, line) == ("CS303", 10)
+    assert "'buy Somersault' is not one of the options ['play Somersault', 'end turn']" in msg
+
+
+def test_addressed_answer_with_offered_check(tmp_path: Path) -> None:
+    res = run(tmp_path, ONLY + 'answer "action": "end turn" offered "play Somersault"\ndo: take actions\n')
+    assert res.passed, errors(res)
+    assert res.expectations == 1

@@ -1,6 +1,7 @@
 """The agent of a scenario (docs/scenarios.md, "Answers"): the scripted answers, plus the
 checks a scenario makes of the decisions it is asked — which options a decision offers
-(``expect offered``, ``answer A offered ...``).
+(``expect offered``, ``answer A offered ...``) and which decision an answer is for
+(``answer "discard a card": yes``).
 
 A failed check does not stop the game: it is recorded in :attr:`ScenarioAgent.failures`
 and the harness reports it at the line of the step that asked for it, as it does a
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardscript.dsl.diagnostics import Diagnostic, Span, error
-from cardscript.runtime.agents import ScriptedAgent
+from cardscript.runtime.agents import BadAnswer, ScriptedAgent
 from cardscript.runtime.decision import Decision
 from cardscript.runtime.game import Game
 
@@ -52,6 +53,31 @@ class Checked:
         return repr(self.answer)
 
 
+@dataclass
+class Addressed:
+    """A queued answer for a decision of one purpose (``"discard a card": yes``)."""
+
+    purpose: str
+    answer: Any
+
+    def __repr__(self) -> str:
+        return f"{self.purpose!r}: {self.answer!r}"
+
+    def fits(self, d: Decision) -> bool:
+        """The decision's purpose (its prompt for a yes/no) or its kind, ignoring case; a
+        leading 'you may' is not needed."""
+        want = self.purpose.lower().removeprefix("you may ").strip()
+        return want in (d.purpose.lower(), d.kind.lower())
+
+
+class Misaddressed(BadAnswer):
+    """An answer for a decision of one purpose was reached by a decision of another."""
+
+    def __init__(self, entry: Addressed, d: Decision):
+        super().__init__(f"{describe(d)} was asked, but the next answer, {entry!r}, is for a decision "
+                         f"'{entry.purpose}'; it offered {d.labels}")
+
+
 def offers(d: Decision, option: str) -> bool:
     """Whether ``d`` offers ``option``: a label equal to it ignoring case or, for an action
     window, a label that is it after the action word ('Heavy Punch' is offered by
@@ -86,13 +112,22 @@ class ScenarioAgent(ScriptedAgent):
         self.failures: list[Diagnostic] = []
 
     def choose(self, game: Game, d: Decision) -> list[int]:
-        for check in self.pending:
-            self._judge(check, d)
+        for pending in self.pending:
+            self._judge(pending, d)
         self.pending.clear()
-        if self.queue and isinstance(self.queue[0], Checked):
-            entry = self.queue[0]
-            self._judge(entry.check, d)
-            self.queue[0] = entry.answer
+        if not self.queue:
+            return super().choose(game, d)
+        head: Any = self.queue[0]
+        check: OfferCheck | None = None
+        if isinstance(head, Checked):
+            head, check = head.answer, head.check
+        if isinstance(head, Addressed):
+            if not head.fits(d):  # left queued: the decision it names may still come
+                raise Misaddressed(head, d)
+            head = head.answer
+        if check is not None:
+            self._judge(check, d)
+        self.queue[0] = head
         return super().choose(game, d)
 
     def _judge(self, check: OfferCheck, d: Decision) -> None:

@@ -20,7 +20,7 @@ from cardscript.dsl.front.ast import scenario as S
 from cardscript.dsl.front.check import collect
 from cardscript.dsl.front.loader import load_program
 from cardscript.dsl.front.lower import Lowerer
-from cardscript.dsl.harness.agent import Checked, OfferCheck, ScenarioAgent
+from cardscript.dsl.harness.agent import Addressed, Checked, Misaddressed, OfferCheck, ScenarioAgent
 from cardscript.runtime import effects as E
 from cardscript.runtime.agents import BadAnswer, NeedAnswer
 from cardscript.runtime.context import Ctx
@@ -246,7 +246,7 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
           turns: _Turns) -> bool:
     try:
         if isinstance(st, A.Answers):
-            queue.extend(st.answers)
+            queue.extend(_queued(a) for a in st.answers)
         elif isinstance(st, A.DoStep):
             g.event_counts.clear()
             compiled.run(g, Ctx(g.active, frames=[{}]))
@@ -265,7 +265,7 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
             _agent(g).pending.append(OfferCheck(st.offered, st.absent, st.span, _excerpt(res.sources, st.span)))
         elif isinstance(st, S.AnswerChecked):
             res.expectations += 1
-            queue.append(Checked(st.answer, OfferCheck(st.offered, st.absent, st.span,
+            queue.append(Checked(_queued(st.answer), OfferCheck(st.offered, st.absent, st.span,
                                                        _excerpt(res.sources, st.span))))
         elif isinstance(st, A.Rig):
             g.rigged.append((st.kind, list(st.values)))
@@ -296,6 +296,10 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
     except NeedAnswer as exc:
         res.diagnostics.append(error("CS303", f"the step needs an answer: {exc}", st.span,
                                      "add an 'answer' line before this step"))
+    except Misaddressed as exc:
+        res.diagnostics.append(error("CS303", f"an answer is for another decision: {exc}", st.span,
+                                     "the decision the answer names was not asked next: answer the one asked "
+                                     "first, or check the purpose the answer names"))
     except (BadAnswer, InvalidDecision) as exc:
         res.diagnostics.append(error("CS303", f"an answer does not fit: {exc}", st.span,
                                      "answer with one of the options the decision offers (see the message)"))
@@ -306,6 +310,11 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
     except RunawayError as exc:
         res.diagnostics.append(error("CS401", str(exc), st.span, " -> ".join(getattr(exc, "chain", []))))
     return False
+
+
+def _queued(answer: Any) -> Any:
+    """An answer as the scenario agent takes it: ``"PURPOSE": A`` becomes :class:`Addressed`."""
+    return Addressed(answer.purpose, answer.answer) if isinstance(answer, S.AnswerTo) else answer
 
 
 def _agent(g: Game) -> ScenarioAgent:

@@ -18,8 +18,9 @@ class Expect(Node):
     players: PlayerSel | None = None
 
 
-#: One answer: a card's name, an option's index, yes/no, or a list of answers ("[a, b]").
-Answer: TypeAlias = "str | int | bool | tuple[Answer, ...]"
+#: One answer: a card's name, an option's index, yes/no, or a list of answers ("[a, b]");
+#: in an 'answer' line also an answer for the decision of a purpose (:class:`AnswerTo`).
+Answer: TypeAlias = "str | int | bool | tuple[Answer, ...] | AnswerTo"
 
 
 class Answers(Node):
@@ -91,3 +92,12 @@ class AnswerChecked(Step):
     answer: Answer
     offered: tuple[str, ...]
     absent: tuple[str, ...]
+
+
+class AnswerTo(Node):
+    """``"PURPOSE": ANSWER`` in an 'answer' line: the answer is for a decision of that
+    purpose or prompt (``"discard a card": yes``, ``"action": "end turn"``); any other
+    decision that comes first makes the step fail instead of taking it."""
+
+    purpose: str
+    answer: Answer

@@ -84,3 +84,6 @@ class ScenarioBuilder(BuilderBase):
 
     def answer_checked(self, meta, c):
         return S.AnswerChecked(self._sp(meta), c[0], *c[1])
+
+    def answer_to(self, meta, c):
+        return S.AnswerTo(self._sp(meta), _s(c[0]), c[1])
