@@ -117,3 +117,28 @@ def test_addressed_answer_with_offered_check(tmp_path: Path) -> None:
     res = run(tmp_path, ONLY + 'answer "action": "end turn" offered "play Somersault"\ndo: take actions\n')
     assert res.passed, errors(res)
     assert res.expectations == 1
+
+
+# ---------------------------------------------------------------- 6. no step plays after the end
+END = 'do: end game "done"\n'
+
+
+def test_next_turn_after_the_end_is_an_error_not_a_second_scoring(tmp_path: Path) -> None:
+    res = run(tmp_path, END + "next turn\n")
+    assert errors(res) == [("CS304", 6, "'next turn' cannot run: the game ended at line 5 (done) and was scored")]
+
+
+def test_finish_twice(tmp_path: Path) -> None:
+    res = run(tmp_path, "finish\nfinish\n")
+    assert errors(res) == [("CS304", 6, "'finish' cannot run: the game ended at line 5 (scenario finished) "
+                                        "and was scored")]
+
+
+def test_do_after_the_end_stops_the_scenario(tmp_path: Path) -> None:
+    res = run(tmp_path, END + "do: draw a card\nexpect count all cards in your hand == 99\n")
+    assert [(c, line) for c, line, _ in errors(res)] == [("CS304", 6)]  # the expect after it does not run
+
+
+def test_expect_after_the_end_still_runs(tmp_path: Path) -> None:
+    res = run(tmp_path, END + "expect count all cards in your hand == 0\n")  # the score block gathers them
+    assert res.passed, errors(res)

@@ -240,10 +240,19 @@ class _Turns:
     the first after 'active seat N'."""
 
     advance: bool = False
+    #: the step that ended the game (steps that play cannot run after it), or None
+    ended: Span | None = None
 
 
 def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res: ScenarioResult,
           turns: _Turns) -> bool:
+    if g.over and isinstance(st, PLAYS):
+        at = f"at line {turns.ended.line}" if turns.ended is not None else "before this step"
+        res.diagnostics.append(error("CS304", f"'{_excerpt(res.sources, st.span)}' cannot run: the game ended {at} "
+                                     f"({g.over}) and was scored", st.span,
+                                     "remove this step (expect still tests the final state), or end the game "
+                                     "later"))
+        return False
     try:
         if isinstance(st, A.Answers):
             queue.extend(_queued(a) for a in st.answers)
@@ -252,8 +261,6 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
             compiled.run(g, Ctx(g.active, frames=[{}]))
         elif isinstance(st, A.NextTurn):
             g.event_counts.clear()
-            if g.over:
-                raise GameOver(g.over)
             # The first 'next turn' (or the first after 'active seat N') plays the active
             # player's turn; later ones pass to the next seat first.
             if turns.advance:
@@ -277,8 +284,8 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
             g.active = st.seat - 1
             turns.advance = False
         elif isinstance(st, A.Finish):
-            if not g.winners:
-                engine.finish(g.over or "scenario finished")
+            engine.finish("scenario finished")
+            turns.ended = st.span
         elif isinstance(st, A.Expect):
             res.expectations += 1
             who, cond = compiled
@@ -292,6 +299,7 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
         return True
     except GameOver as over:
         engine.finish(over.reason)
+        turns.ended = st.span
         return True
     except NeedAnswer as exc:
         res.diagnostics.append(error("CS303", f"the step needs an answer: {exc}", st.span,
