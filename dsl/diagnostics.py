@@ -84,6 +84,9 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS303": ("scenario needs an answer", 'scenario "Unanswered"\nuses "GAME"\nplayers 2\n\ndo:\n'
               "  you may draw a card",
               "add an 'answer' line before the step that asks"),
+    "CS304": ("scenario step after the end of the game",
+              'scenario "Two ends"\nuses "GAME"\nplayers 2\n\ndo: end game "over"\nnext turn',
+              "the game ended at an earlier step: remove this step, or end the scenario before the game ends"),
     "CS401": ("runaway trigger chain",
               'scenario "Loop"\nuses "GAME"\nplayers 2\n\neffect ping:\n  emit "ping"\nwhen "ping": ping\n\n'
               "do:\n  ping",

@@ -14,6 +14,7 @@ from typing import Any
 
 from cardscript.dsl.diagnostics import Diagnostic, Span, closest, did_you_mean, error, warning
 from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.ast.scenario import Step
 from cardscript.dsl.front.patterns import (
     _BUILTIN_SPAN,
     BUILTINS,
@@ -204,7 +205,8 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
                 sym.printed_labels[item.label] = item
             elif isinstance(item, A.Remove):
                 removed[(item.kind, item.name)] = item.span
-            elif isinstance(item, (A.Expect, A.Answers, A.DoStep, A.Seed, A.NextTurn, A.Finish, A.ActiveSeat, A.Rig)):
+            elif isinstance(item, (A.Expect, A.Answers, A.DoStep, A.Seed, A.NextTurn, A.Finish, A.ActiveSeat, A.Rig,
+                                   Step)):
                 sym.scenario_steps.append(item)
             elif isinstance(item, A.Quiet):
                 sym.quiet_events.extend(item.events)

@@ -13,14 +13,16 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from cardscript.dsl.diagnostics import CompileError, Diagnostic, Span, error, internal_message
+from cardscript.dsl.diagnostics import CODES, CompileError, Diagnostic, Span, did_you_mean, error, internal_message
 from cardscript.dsl.files import walk
 from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.ast import scenario as S
 from cardscript.dsl.front.check import collect
 from cardscript.dsl.front.loader import load_program
 from cardscript.dsl.front.lower import Lowerer
+from cardscript.dsl.harness.agent import Addressed, Checked, Misaddressed, OfferCheck, ScenarioAgent
 from cardscript.runtime import effects as E
-from cardscript.runtime.agents import BadAnswer, NeedAnswer, ScriptedAgent
+from cardscript.runtime.agents import BadAnswer, NeedAnswer
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Agent, Decision
 from cardscript.runtime.engine import Engine
@@ -139,6 +141,9 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
             steps.append((st, low.body(st.body, {})))
         elif isinstance(st, A.Seed):
             seed = st.value
+        elif isinstance(st, S.ExpectError) and st.code not in CODES:
+            low.diags.append(error("CS209", f"there is no diagnostic {st.code}", st.span,
+                                   did_you_mean(st.code, CODES) or "name a code of docs/diagnostics.md, e.g. CS401"))
         else:
             steps.append((st, None))
     res.diagnostics.extend(low.diags)
@@ -146,7 +151,7 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
         return res
     seats = definition.players[0]
     queue: list[Any] = []
-    agent = ScriptedAgent(queue, fallback=_FirstOption())
+    agent = ScenarioAgent(queue, fallback=_FirstOption())
     engine = Engine(definition, seats, [agent] * seats, seed)
     g = engine.game
     try:
@@ -158,18 +163,75 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
         return res
     agent.strict = True
     turns = _Turns()
+    pending: S.ExpectError | None = None
     for st, compiled in steps:
-        if not _step(engine, g, st, compiled, queue, res, turns):
+        if isinstance(st, S.ExpectError):
+            if pending is not None:
+                res.diagnostics.append(_no_step(pending, "another 'expect error' follows it"))
+            pending = st
+            res.expectations += 1
+            continue
+        if pending is not None and isinstance(st, PLAYS):
+            mark = len(res.diagnostics)
+            ok = _expected_error(pending, _step(engine, g, st, compiled, queue, res, turns), res, mark)
+            pending = None
+        else:
+            ok = _step(engine, g, st, compiled, queue, res, turns)
+        _checked(agent, st, res)
+        if not ok:
             break
+    else:
+        if pending is not None:
+            res.diagnostics.append(_no_step(pending, "no step follows it"))
     if g.rigged:
         sp = next((s.span for s, _ in reversed(steps) if isinstance(s, A.Rig)), None)
         res.diagnostics.append(error("CS302", f"rigged outcomes left over: {g.rigged}", sp,
                                      "remove the 'rig' line, or add the step that shuffles or picks at random"))
     if queue:
-        sp = next((s.span for s, _ in reversed(steps) if isinstance(s, A.Answers)), None)
+        sp = next((s.span for s, _ in reversed(steps) if isinstance(s, (A.Answers, S.AnswerChecked))), None)
         res.diagnostics.append(error("CS302", f"{len(queue)} answer(s) left over: {queue}", sp,
                                      "remove the answers no decision used, or add the step that uses them"))
     return res
+
+
+#: The steps that play (the ones an 'expect error' is about).
+PLAYS = (A.DoStep, A.NextTurn, A.Finish)
+
+
+def _no_step(st: S.ExpectError, why: str) -> Diagnostic:
+    return error("CS301", f"expect error {st.code}: no step runs after it ({why})", st.span,
+                 "put the 'expect error' line just before the do:, next turn or finish step that must fail")
+
+
+def _expected_error(st: S.ExpectError, ok: bool, res: ScenarioResult, mark: int) -> bool:
+    """Judge the step after ``expect error CODE``: it passes, and the scenario goes on, when
+    the step stopped with CODE (its diagnostics are dropped); it fails when the step ran
+    through (the scenario goes on) or stopped with another code (the scenario stops)."""
+    raised = [d for d in res.diagnostics[mark:] if d.severity == "error"]
+    if ok and not raised:
+        res.diagnostics.append(error("CS301", f"expectation failed: expect error {st.code}: the step ran without "
+                                     "an error", st.span, "the step after it must stop with this diagnostic"))
+        return True
+    if any(d.code == st.code for d in raised):
+        del res.diagnostics[mark:]
+        return True
+    got = ", ".join(f"{d.code} ({d.message})" for d in raised)
+    res.diagnostics.insert(mark, error("CS301", f"expectation failed: expect error {st.code}: the step failed "
+                                       f"with {got}", st.span, "the step stopped, but not with this code"))
+    return False
+
+
+def _checked(agent: ScenarioAgent, st: Any, res: ScenarioResult) -> None:
+    """Report the decision checks the step failed, and an 'expect offered' that the step
+    (one that plays) left without a decision to check."""
+    res.diagnostics.extend(agent.failures)
+    agent.failures.clear()
+    if agent.pending and isinstance(st, PLAYS):
+        for check in agent.pending:
+            res.diagnostics.append(error("CS301", f"expectation failed: {check.text}: the step after it asked "
+                                         "no decision", check.span, "put it just before the step whose "
+                                         "decision it checks (a decision with one option is not asked)"))
+        agent.pending.clear()
 
 
 @dataclass
@@ -178,26 +240,40 @@ class _Turns:
     the first after 'active seat N'."""
 
     advance: bool = False
+    #: the step that ended the game (steps that play cannot run after it), or None
+    ended: Span | None = None
 
 
 def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res: ScenarioResult,
           turns: _Turns) -> bool:
+    if g.over and isinstance(st, PLAYS):
+        at = f"at line {turns.ended.line}" if turns.ended is not None else "before this step"
+        res.diagnostics.append(error("CS304", f"'{_excerpt(res.sources, st.span)}' cannot run: the game ended {at} "
+                                     f"({g.over}) and was scored", st.span,
+                                     "remove this step (expect still tests the final state), or end the game "
+                                     "later"))
+        return False
     try:
         if isinstance(st, A.Answers):
-            queue.extend(st.answers)
+            queue.extend(_queued(a) for a in st.answers)
         elif isinstance(st, A.DoStep):
             g.event_counts.clear()
             compiled.run(g, Ctx(g.active, frames=[{}]))
         elif isinstance(st, A.NextTurn):
             g.event_counts.clear()
-            if g.over:
-                raise GameOver(g.over)
             # The first 'next turn' (or the first after 'active seat N') plays the active
             # player's turn; later ones pass to the next seat first.
             if turns.advance:
                 g.active = (g.active + 1) % g.n
             turns.advance = True
             engine.play_one_turn(g.active)
+        elif isinstance(st, S.ExpectOffered):
+            res.expectations += 1
+            _agent(g).pending.append(OfferCheck(st.offered, st.absent, st.span, _excerpt(res.sources, st.span)))
+        elif isinstance(st, S.AnswerChecked):
+            res.expectations += 1
+            queue.append(Checked(_queued(st.answer), OfferCheck(st.offered, st.absent, st.span,
+                                                       _excerpt(res.sources, st.span))))
         elif isinstance(st, A.Rig):
             g.rigged.append((st.kind, list(st.values)))
         elif isinstance(st, A.ActiveSeat):
@@ -208,8 +284,8 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
             g.active = st.seat - 1
             turns.advance = False
         elif isinstance(st, A.Finish):
-            if not g.winners:
-                engine.finish(g.over or "scenario finished")
+            engine.finish("scenario finished")
+            turns.ended = st.span
         elif isinstance(st, A.Expect):
             res.expectations += 1
             who, cond = compiled
@@ -223,10 +299,15 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
         return True
     except GameOver as over:
         engine.finish(over.reason)
+        turns.ended = st.span
         return True
     except NeedAnswer as exc:
         res.diagnostics.append(error("CS303", f"the step needs an answer: {exc}", st.span,
                                      "add an 'answer' line before this step"))
+    except Misaddressed as exc:
+        res.diagnostics.append(error("CS303", f"an answer is for another decision: {exc}", st.span,
+                                     "the decision the answer names was not asked next: answer the one asked "
+                                     "first, or check the purpose the answer names"))
     except (BadAnswer, InvalidDecision) as exc:
         res.diagnostics.append(error("CS303", f"an answer does not fit: {exc}", st.span,
                                      "answer with one of the options the decision offers (see the message)"))
@@ -237,6 +318,17 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
     except RunawayError as exc:
         res.diagnostics.append(error("CS401", str(exc), st.span, " -> ".join(getattr(exc, "chain", []))))
     return False
+
+
+def _queued(answer: Any) -> Any:
+    """An answer as the scenario agent takes it: ``"PURPOSE": A`` becomes :class:`Addressed`."""
+    return Addressed(answer.purpose, answer.answer) if isinstance(answer, S.AnswerTo) else answer
+
+
+def _agent(g: Game) -> ScenarioAgent:
+    agent = g.agents[0]  # every seat has the one scenario agent
+    assert isinstance(agent, ScenarioAgent)
+    return agent
 
 
 def _explain(g: Game, ctx: Ctx, compiled: Any, them: int | None) -> str:

@@ -18,8 +18,9 @@ class Expect(Node):
     players: PlayerSel | None = None
 
 
-#: One answer: a card's name, an option's index, yes/no, or a list of answers ("[a, b]").
-Answer: TypeAlias = "str | int | bool | tuple[Answer, ...]"
+#: One answer: a card's name, an option's index, yes/no, or a list of answers ("[a, b]");
+#: in an 'answer' line also an answer for the decision of a purpose (:class:`AnswerTo`).
+Answer: TypeAlias = "str | int | bool | tuple[Answer, ...] | AnswerTo"
 
 
 class Answers(Node):
@@ -61,3 +62,42 @@ class Quiet(Node):
 
     events: tuple[str, ...]
     counters: tuple[str, ...]
+
+
+# ---------------------------------------------------------------- checks of the next step (issue 12)
+class Step(Node):
+    """Base of the scenario steps added for issue 12: the checker collects every one of
+    them as a scenario step (``check.collect``)."""
+
+
+class ExpectError(Step):
+    """``expect error CODE``: the next step that plays (``do:``, ``next turn``, ``finish``)
+    must stop with a diagnostic of this code (e.g. ``CS401``)."""
+
+    code: str
+
+
+class ExpectOffered(Step):
+    """``expect offered "A", "B" [not "C"]`` / ``expect not offered "C"``: the next
+    decision asked offers A and B and does not offer C."""
+
+    offered: tuple[str, ...]
+    absent: tuple[str, ...]
+
+
+class AnswerChecked(Step):
+    """``answer A offered "X" [not "Y"]`` / ``answer A not offered "Y"``: one answer, for
+    a decision that must offer X and must not offer Y."""
+
+    answer: Answer
+    offered: tuple[str, ...]
+    absent: tuple[str, ...]
+
+
+class AnswerTo(Node):
+    """``"PURPOSE": ANSWER`` in an 'answer' line: the answer is for a decision of that
+    purpose or prompt (``"discard a card": yes``, ``"action": "end turn"``); any other
+    decision that comes first makes the step fail instead of taking it."""
+
+    purpose: str
+    answer: Answer

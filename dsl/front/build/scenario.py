@@ -5,6 +5,7 @@ from __future__ import annotations
 from lark import Token, v_args
 
 from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.ast import scenario as S
 from cardscript.dsl.front.build.base import BuilderBase, _s
 
 
@@ -64,3 +65,25 @@ class ScenarioBuilder(BuilderBase):
         events = tuple(_s(x) for x in c if isinstance(x, Token))
         counters = tuple(x for x in c if not isinstance(x, Token))
         return A.Quiet(self._sp(meta), events, counters)
+
+    # ------------------------------------------------------------ checks of the next step (issue 12)
+    def expect_error(self, meta, c):
+        return S.ExpectError(self._sp(meta), str(c[0]))
+
+    def offer_names(self, meta, c):
+        return tuple(_s(x) for x in c)
+
+    def offer_check(self, meta, c):
+        return (c[0], c[1] if len(c) > 1 else ())
+
+    def offer_check_not(self, meta, c):
+        return ((), c[0])
+
+    def expect_offered(self, meta, c):
+        return S.ExpectOffered(self._sp(meta), *c[0])
+
+    def answer_checked(self, meta, c):
+        return S.AnswerChecked(self._sp(meta), c[0], *c[1])
+
+    def answer_to(self, meta, c):
+        return S.AnswerTo(self._sp(meta), _s(c[0]), c[1])

@@ -1,0 +1,144 @@
+"""The scenario format of issue 12 (docs/scenarios.md): the failure cases of each new
+step, so that a scenario that should fail does, with a message that says why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardscript.dsl.harness.scenario import ScenarioResult, run_scenario
+
+HEAD = 'scenario "t"\nuses "injustice"\nplayers 2\n\n'
+LOOP = 'effect ping:\n  emit "ping"\nwhen "ping": ping\n\n'
+
+
+def run(tmp_path: Path, body: str) -> ScenarioResult:
+    path = tmp_path / "t.scenario"
+    path.write_text(HEAD + body)
+    return run_scenario(path)
+
+
+def errors(res: ScenarioResult) -> list[tuple[str, int, str]]:
+    return [(d.code, d.span.line if d.span else 0, d.message) for d in res.diagnostics if d.severity == "error"]
+
+
+# ---------------------------------------------------------------- 1. expect error CODE
+def test_expect_error_passes_when_the_step_stops_with_the_code(tmp_path: Path) -> None:
+    res = run(tmp_path, LOOP + "expect error CS401\ndo: ping\nexpect count all cards in your hand == 5\n")
+    assert res.passed, errors(res)
+    assert res.expectations == 2
+
+
+def test_expect_error_fails_when_the_step_succeeds(tmp_path: Path) -> None:
+    res = run(tmp_path, "expect error CS401\ndo: draw a card\nexpect count all cards in your hand == 6\n")
+    assert errors(res) == [("CS301", 5, "expectation failed: expect error CS401: the step ran without an error")]
+
+
+def test_expect_error_fails_naming_the_other_code(tmp_path: Path) -> None:
+    res = run(tmp_path, "expect error CS401\ndo: you may draw a card\nexpect count all cards in your hand == 99\n")
+    got = errors(res)
+    assert [(c, line) for c, line, _ in got] == [("CS301", 5), ("CS303", 6)]  # and the scenario stopped
+    assert "the step failed with CS303" in got[0][2]
+
+
+def test_expect_error_needs_a_step_after_it(tmp_path: Path) -> None:
+    res = run(tmp_path, "do: draw a card\nexpect error CS401\n")
+    assert errors(res) == [("CS301", 6, "expect error CS401: no step runs after it (no step follows it)")]
+
+
+def test_expect_error_with_an_unknown_code(tmp_path: Path) -> None:
+    res = run(tmp_path, LOOP + "expect error CS4O1\ndo: ping\n")
+    assert [(c, line) for c, line, _ in errors(res)] == [("CS209", 9)]
+    assert "CS401" in res.diagnostics[0].hint
+
+
+# ---------------------------------------------------------------- 2. offered options
+ONLY = ('do:\n  for each player: move all cards from their character to the box\n'
+        '  move all cards from your hand to the box\n'
+        '  move 1 "Somersault" from the main-deck and the line-up to your hand\n')
+
+
+def test_expect_offered_fails_listing_what_was_offered(tmp_path: Path) -> None:
+    res = run(tmp_path, ONLY + 'expect offered "buy Flying Kick"\nanswer "end turn"\ndo: take actions\n')
+    (code, line, msg), = errors(res)
+    assert (code, line) == ("CS301", 9)
+    assert msg == "expectation failed: expect offered \"buy Flying Kick\": not offered: 'buy Flying Kick'"
+    assert res.diagnostics[0].hint == "P1's action decision (action) offered ['play Somersault', 'end turn']"
+
+
+def test_expect_not_offered_fails_when_it_is(tmp_path: Path) -> None:
+    res = run(tmp_path, ONLY + 'expect not offered "Somersault"\nanswer "end turn"\ndo: take actions\n')
+    (code, line, msg), = errors(res)
+    assert (code, line) == ("CS301", 9)
+    assert msg.endswith("offered after all: 'Somersault'")
+
+
+def test_expect_offered_without_a_decision(tmp_path: Path) -> None:
+    res = run(tmp_path, 'expect offered "yes"\ndo: draw a card\n')
+    assert errors(res) == [("CS301", 5, 'expectation failed: expect offered "yes": the step after it asked no decision')]
+
+
+def test_answer_offered_checks_the_decision_it_answers(tmp_path: Path) -> None:
+    # the first decision (the action window) is not checked; the 'you may' is
+    res = run(tmp_path, ONLY + 'answer "play Somersault"\nanswer yes not offered "no"\nanswer "end turn"\n'
+                               'do: take actions\n')
+    (code, line, msg), = errors(res)
+    assert (code, line) == ("CS301", 10)
+    assert "offered after all: 'no'" in msg
+    assert res.diagnostics[0].hint == "P1's yes/no decision (discard a card) offered ['no', 'yes']"
+    assert res.expectations == 1
+
+
+# ---------------------------------------------------------------- 4. answers addressed to a decision
+def test_addressed_answer_fails_naming_both_decisions(tmp_path: Path) -> None:
+    # the 'you may discard a card' is not answered: a plain "end turn" would be given to
+    # it (a bad answer); addressed, the message names the decision asked and the one meant
+    res = run(tmp_path, ONLY + 'answer "action": "play Somersault", "action": "end turn"\ndo: take actions\n')
+    got = errors(res)
+    assert [(c, line) for c, line, _ in got][0] == ("CS303", 10)
+    assert got[0][2] == ("an answer is for another decision: P1's yes/no decision (discard a card) was asked, "
+                         "but the next answer, 'action': 'end turn', is for a decision 'action'; "
+                         "it offered ['no', 'yes']")
+
+
+def test_addressed_answer_for_a_decision_that_never_comes(tmp_path: Path) -> None:
+    res = run(tmp_path, ONLY + 'answer "action": "end turn", "target": "P2"\ndo: take actions\n')
+    assert [(c, line) for c, line, _ in errors(res)] == [("CS302", 9)]
+    assert "'target': 'P2'" in errors(res)[0][2]
+
+
+def test_addressed_answer_with_a_wrong_option(tmp_path: Path) -> None:
+    res = run(tmp_path, ONLY + 'answer "action": "buy Somersault"\ndo: take actions\n')
+    (code, line, msg), = errors(res)
+    assert (code, line) == ("CS303", 10)
+    assert "'buy Somersault' is not one of the options ['play Somersault', 'end turn']" in msg
+
+
+def test_addressed_answer_with_offered_check(tmp_path: Path) -> None:
+    res = run(tmp_path, ONLY + 'answer "action": "end turn" offered "play Somersault"\ndo: take actions\n')
+    assert res.passed, errors(res)
+    assert res.expectations == 1
+
+
+# ---------------------------------------------------------------- 6. no step plays after the end
+END = 'do: end game "done"\n'
+
+
+def test_next_turn_after_the_end_is_an_error_not_a_second_scoring(tmp_path: Path) -> None:
+    res = run(tmp_path, END + "next turn\n")
+    assert errors(res) == [("CS304", 6, "'next turn' cannot run: the game ended at line 5 (done) and was scored")]
+
+
+def test_finish_twice(tmp_path: Path) -> None:
+    res = run(tmp_path, "finish\nfinish\n")
+    assert errors(res) == [("CS304", 6, "'finish' cannot run: the game ended at line 5 (scenario finished) "
+                                        "and was scored")]
+
+
+def test_do_after_the_end_stops_the_scenario(tmp_path: Path) -> None:
+    res = run(tmp_path, END + "do: draw a card\nexpect count all cards in your hand == 99\n")
+    assert [(c, line) for c, line, _ in errors(res)] == [("CS304", 6)]  # the expect after it does not run
+
+
+def test_expect_after_the_end_still_runs(tmp_path: Path) -> None:
+    res = run(tmp_path, END + "expect count all cards in your hand == 0\n")  # the score block gathers them
+    assert res.passed, errors(res)
