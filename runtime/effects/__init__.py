@@ -19,7 +19,8 @@ Modules:
     :mod:`.calls`       script effects and their block arguments, abilities, events;
     :mod:`.changes`     changes to counters and marks;
     :mod:`.cards`       the built-in primitives on cards (move, take, shuffle, play, roll, ...);
-    :mod:`.choices`     decisions: 'you may', 'choose', the free-action window.
+    :mod:`.choices`     decisions: 'you may', 'choose', the free-action window;
+    :mod:`.cardrules`   printed card text: 'choose one' (issue 12).
 
 Every class is re-exported here (``from cardscript.runtime import effects as E; E.Const``):
 the lowering builds them by these names and the IR schema and the reference are
@@ -42,6 +43,7 @@ from cardscript.runtime.effects.calls import (
     RunBlock,
     UserEffect,
 )
+from cardscript.runtime.effects.cardrules import ChooseOne
 from cardscript.runtime.effects.cards import (
     Flip,
     Move,
@@ -131,6 +133,7 @@ __all__ = [
     "CardMarked",
     "Cards",
     "Choose",
+    "ChooseOne",
     "Closure",
     "Compare",
     "Const",

@@ -102,6 +102,7 @@ from cardscript.dsl.front.ast.statements import (
     CallItem,
     CardsArg,
     Choose,
+    ChooseOne,
     CounterAdd,
     CounterSet,
     Emit,
@@ -128,7 +129,8 @@ from cardscript.dsl.front.ast.statements import (
 
 __all__ = [
     "Abilities", "Ability", "Action", "ActiveSeat", "Answers", "AnyMarked", "AttrOf", "Attribute", "BinOp", "Body",
-    "BoolOp", "Call", "CallItem", "CardDef", "CardFilter", "CardSel", "CardsArg", "Choose", "Compare", "Cond",
+    "BoolOp", "Call", "CallItem", "CardDef", "CardFilter", "CardSel", "CardsArg", "Choose", "ChooseOne",
+    "Compare", "Cond",
     "Count", "CountPlayers", "CountTypes", "CounterAdd", "CounterDecl", "CounterOf", "CounterSet", "Did", "DoStep",
     "EffectDef", "Emit", "Emitted", "EndGame", "EndWhen", "Event", "Expect", "Expr", "Finish", "ForCards",
     "ForPlayers", "GameOverCond", "Has", "HasHome", "Header", "Highest", "If", "Is", "Item", "Let", "Mark",

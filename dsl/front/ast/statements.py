@@ -67,6 +67,15 @@ class Choose(Node):
     may: bool = False
 
 
+class ChooseOne(Node):
+    """``choose one: A; or B``: the acting player (or each subject) picks one mode and it runs.
+    ``labels`` are the modes as written (white space collapsed), the options' labels."""
+
+    modes: tuple[Body, ...]
+    labels: tuple[str, ...]
+    subject: PlayerSel | None = None
+
+
 class If(Node):
     cond: Cond
     then: Body
@@ -145,7 +154,7 @@ class RunBlock(Node):
 
 
 Stmt: TypeAlias = (
-    Call | Choose | If | Otherwise | ForPlayers | ForCards | Repeat | CounterAdd | CounterSet | Mark
+    Call | Choose | ChooseOne | If | Otherwise | ForPlayers | ForCards | Repeat | CounterAdd | CounterSet | Mark
     | Resolve | Emit | EndGame | Let | Nothing | RunBlock
 )
 

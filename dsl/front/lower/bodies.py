@@ -212,6 +212,12 @@ class BodyLowerer(NameLowerer):
             inner: Any = E.Choose(self.cards(s.cards, params, "choose"),
                                   self.body(s.body, params) if s.body is not None else None, s.may)
             return E.AsPlayers(self.players(s.subject, params), inner) if s.subject is not None else inner
+        if isinstance(s, A.ChooseOne):
+            if len(s.modes) < 2:
+                self.err("CS235", "'choose one' offers a single mode", s.span,
+                         "write the other modes after '; or': choose one: +2 power; or draw a card")
+            modes: Any = E.ChooseOne([self.body(m, params) for m in s.modes], list(s.labels))
+            return E.AsPlayers(self.players(s.subject, params), modes) if s.subject is not None else modes
         if isinstance(s, A.If):
             other = self.body(s.otherwise, params) if s.otherwise is not None else None
             return E.If(self.cond(s.cond, params), self.body(s.then, params), other)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from cardscript.dsl.front import ast as A
-from cardscript.dsl.tools.render.english import and_list, quoted, sentence, title
+from cardscript.dsl.tools.render.english import and_list, listed, quoted, sentence, title
 from cardscript.dsl.tools.render.phrases import Ctx, Holder, Phrases
 
 
@@ -112,6 +112,12 @@ class Statements(Phrases):
             sep = ". " if ctx.top else ", then "  # an ability's own statement: one sentence each
             return self.bound(s.body, Ctx(ctx.them, holder, s.subject, s.may), holder, sep)
         return f"{head()}: {self.joined(s.body, Ctx(ctx.them), ', then ')}"
+
+    def s_chooseone(self, s: A.ChooseOne, ctx: Ctx) -> str:
+        """"Choose one: +2 Power; or draw a card" (the DC sets' wording of a modal choice)."""
+        who = f"{self.players(s.subject, ctx)} chooses" if s.subject is not None else "choose"
+        modes = [listed(self.clauses(m, Ctx(ctx.them, ctx.it))) for m in s.modes]
+        return f"{who} one: " + "; or ".join(modes)
 
     def s_counteradd(self, s: A.CounterAdd, ctx: Ctx) -> str:
         sign = "+" if s.sign > 0 else "-"

@@ -1,0 +1,115 @@
+"""Primitives for printed card text (issue 12, area "cards"): modal choices, cost
+modifiers, static Ongoing rules, end-of-game VP and the first player.
+
+Each test names the primitive it pins; the scenarios in tests/scenarios/language/ and
+examples/language-tour/ play them in real games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardscript.dsl.cli.main import main
+from cardscript.dsl.diagnostics import CompileError
+from cardscript.dsl.front.pipeline import compile_game, to_ir, validate_ir
+from cardscript.dsl.harness.scenario import run_scenario
+from cardscript.dsl.tools.fmt import format_text
+
+ROOT = Path(__file__).resolve().parent.parent
+TOUR = ROOT / "examples" / "language-tour"
+
+
+def _compile_errors(tmp_path: Path, text: str) -> list:
+    """The error diagnostics of ``text`` compiled as an extra script on Injustice."""
+    path = tmp_path / "snippet.cards"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CompileError) as info:
+        compile_game("injustice", extra=[path])
+    return [d for d in info.value.diagnostics if d.severity == "error"]
+
+
+def _scenario(tmp_path: Path, text: str):
+    path = tmp_path / "t.scenario"
+    path.write_text(text, encoding="utf-8")
+    return run_scenario(path)
+
+
+@pytest.fixture(scope="module")
+def rendered() -> dict[str, str]:
+    """Card name -> rendered text of the Language Tour's cards."""
+    out = CliRunner().invoke(main, ["render", str(TOUR), "--format", "json"])
+    assert out.exit_code == 0, out.output
+    return {c["name"]: c["text"] for c in json.loads(out.output)}
+
+
+# ---------------------------------------------------------------- choose one
+CHOOSE_ONE = '''card "A": hero, cost 3
+  play: choose one: +2 power; or draw a card
+
+card "B": hero, cost 3
+  play:
+    choose one:
+      +1 power; draw a card
+      or target foe gains a weakness
+'''
+
+
+def test_choose_one_formats_canonically_and_idempotently() -> None:
+    assert format_text(CHOOSE_ONE) == CHOOSE_ONE
+    messy = CHOOSE_ONE.replace("one: +2 power; or", "one :  +2 power ;or")
+    assert format_text(messy) == CHOOSE_ONE
+
+
+def test_choose_one_renders_the_printed_wording(rendered: dict[str, str]) -> None:
+    assert rendered["Tactical Genius"] == "Choose one: +2 Power; or draw a card."
+    assert rendered["Field Commander"].startswith("+1 Power. Choose one: Draw a card")
+    assert rendered["Field Commander"].endswith("; or target foe gains a Weakness.")
+
+
+def test_choose_one_with_one_mode_is_cs235(tmp_path: Path) -> None:
+    errors = _compile_errors(tmp_path, 'card "Jab": hero\n  play: choose one: draw a card\n')
+    assert [(d.code, d.span.line, d.span.column) for d in errors] == [("CS235", 2, 9)]
+    assert errors[0].message == "'choose one' offers a single mode"
+
+
+SCENARIO = '''scenario "modes"
+uses "injustice"
+players 2
+seed 1
+card "A": hero, cost 3, copies 2
+  play: choose one: +2 power; or draw a card
+do:
+  for each player: move all cards from their character to the box
+  move all cards from your hand to the box
+  move 1 "A" from the main-deck and the line-up to your hand
+answer "play A", ANSWER, "end turn"
+do:
+  take actions
+expect your power == POWER
+'''
+
+
+@pytest.mark.parametrize("answer,power", [('"+2 power"', 2), ("0", 2), ('"draw a card"', 0), ("1", 0)])
+def test_choose_one_is_answered_by_label_or_index(tmp_path: Path, answer: str, power: int) -> None:
+    res = _scenario(tmp_path, SCENARIO.replace("ANSWER", answer).replace("POWER", str(power)))
+    assert res.passed, [d.message for d in res.diagnostics]
+
+
+def test_choose_one_offers_the_modes_as_labels(tmp_path: Path) -> None:
+    res = _scenario(tmp_path, SCENARIO.replace("ANSWER", '"+3 power"').replace("POWER", "0"))
+    assert not res.passed
+    assert "['+2 power', 'draw a card']" in " ".join(d.message for d in res.diagnostics)
+
+
+def test_choose_one_lowers_to_its_own_effect_in_valid_ir(tmp_path: Path) -> None:
+    path = tmp_path / "a.cards"
+    path.write_text(CHOOSE_ONE, encoding="utf-8")
+    definition, _, _ = compile_game("injustice", extra=[path])
+    ir = to_ir(definition)
+    assert validate_ir(ir) == []
+    card = next(c for c in ir["cards"] if c["name"] == "A")
+    modes = card["abilities"]["play"]["Seq"]["stmts"][0]["ChooseOne"]
+    assert modes["labels"] == ["+2 power", "draw a card"]
