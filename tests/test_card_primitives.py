@@ -113,3 +113,68 @@ def test_choose_one_lowers_to_its_own_effect_in_valid_ir(tmp_path: Path) -> None
     card = next(c for c in ir["cards"] if c["name"] == "A")
     modes = card["abilities"]["play"]["Seq"]["stmts"][0]["ChooseOne"]
     assert modes["labels"] == ["+2 power", "draw a card"]
+
+
+# ---------------------------------------------------------------- cost modifiers
+MODIFIERS = '''card "A": hero, cost 3
+  play: cards cost 1 less for you this turn; the next super power you buy this turn costs 2 less
+
+card "B": hero, cost 3
+  play: cards with villain cost 1 more for each foe this turn
+  defense: +(cost of it for you) power
+'''
+
+
+def test_cost_modifiers_format_canonically() -> None:
+    assert format_text(MODIFIERS) == MODIFIERS
+    assert format_text(MODIFIERS.replace("for you this", "for  you   this")) == MODIFIERS
+
+
+def test_cost_modifiers_render_the_printed_wording(rendered: dict[str, str], tmp_path: Path) -> None:
+    assert rendered["Black Market Contact"] == "Cards cost 1 less for you this turn. Draw a card."
+    assert rendered["Focused Training"] == "+1 Power. The next Super Power you buy this turn costs 2 less."
+    assert rendered["Regime Recruiter"] == "+1 Power. Villains cost 1 less for you this turn."
+    (tmp_path / "b.cards").write_text('expansion "B"\nuses "injustice"\n' + MODIFIERS, encoding="utf-8")
+    out = CliRunner().invoke(main, ["render", str(tmp_path), "--format", "json"])
+    text = {c["name"]: c["text"] for c in json.loads(out.output)}["B"]
+    assert text.startswith("Villains cost 1 more for your foes this turn.")
+
+
+@pytest.mark.parametrize("line,code,message", [
+    ("the next super power you purchase this turn costs 2 less", "CS201",
+     "no action 'purchase' uses the next card: 'the next ... you purchase' names an action"),
+    ("cards with vilain cost 1 less for you this turn", "CS201", "unknown card type 'vilain'"),
+    ("cards character 1 less for you this turn", "CS204", "attribute 'character' holds text, not a number"),
+    ("cards price 1 less for you this turn", "CS201", "unknown attribute 'price'"),
+])
+def test_cost_modifier_mistakes_are_diagnostics(tmp_path: Path, line: str, code: str, message: str) -> None:
+    errors = _compile_errors(tmp_path, f'card "Jab": hero\n  play: {line}\n')
+    assert [(d.code, d.span.line, d.message) for d in errors] == [(code, 2, message)]
+
+
+PRICES = '''scenario "prices"
+uses "injustice"
+players 2
+seed 1
+do:
+  for each player: move all cards from their character to the box
+  move 1 "Somersault" from the main-deck to the line-up
+  STATEMENT
+expect cost of the top card of the line-up == 3
+expect cost of the top card of the line-up for you == PRICE
+'''
+
+
+@pytest.mark.parametrize("statement,price", [
+    ("nothing", 3),
+    ("cards cost 1 less for you this turn", 2),
+    ("cards cost 2 less for you this turn; cards with super power cost 1 less for you this turn", 0),
+    ("cards cost 5 less for you this turn", 0),  # never below 0
+    ("cards with hero cost 1 less for you this turn", 3),
+    ("cards cost 1 less for each foe this turn", 3),
+    ("cards cost 2 more for you this turn", 5),
+    ("the next super power you buy this turn costs 2 less", 3),  # only inside the action 'buy'
+])
+def test_cost_of_it_for_you_reads_the_modifiers(tmp_path: Path, statement: str, price: int) -> None:
+    res = _scenario(tmp_path, PRICES.replace("STATEMENT", statement).replace("PRICE", str(price)))
+    assert res.passed, [d.message for d in res.diagnostics]

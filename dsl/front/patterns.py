@@ -27,6 +27,7 @@ BUILTINS = {
     "take control": "take control of {C: cards}",
     "roll": "roll {C: cards}",
     "put under": "put {C: cards} under {Z: zone}",
+    "use modifiers": "use modifiers of {C: cards}",  # cards area (issue 12): "the next ... costs 2 less", used up
 }
 
 SLOT_KINDS = ("number", "players", "cards", "zone", "type", "block")

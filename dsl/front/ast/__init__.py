@@ -97,6 +97,7 @@ from cardscript.dsl.front.ast.selectors import (
     ZoneRef,
 )
 from cardscript.dsl.front.ast.statements import (
+    AttrModifier,
     Body,
     Call,
     CallItem,
@@ -128,7 +129,8 @@ from cardscript.dsl.front.ast.statements import (
 )
 
 __all__ = [
-    "Abilities", "Ability", "Action", "ActiveSeat", "Answers", "AnyMarked", "AttrOf", "Attribute", "BinOp", "Body",
+    "Abilities", "Ability", "Action", "ActiveSeat", "Answers", "AnyMarked", "AttrModifier", "AttrOf",
+    "Attribute", "BinOp", "Body",
     "BoolOp", "Call", "CallItem", "CardDef", "CardFilter", "CardSel", "CardsArg", "Choose", "ChooseOne",
     "Compare", "Cond",
     "Count", "CountPlayers", "CountTypes", "CounterAdd", "CounterDecl", "CounterOf", "CounterSet", "Did", "DoStep",

@@ -76,6 +76,20 @@ class ChooseOne(Node):
     subject: PlayerSel | None = None
 
 
+class AttrModifier(Node):
+    """A number attribute changed as some players see it: ``cards with hero cost 1 more
+    for each foe this turn`` (``verb`` empty: every card of the types, for the turn) or
+    ``the next super power you buy this turn costs 2 less`` (``verb`` 'buy': the next such
+    card that the action named 'buy' uses). ``amount`` is signed: 'less' is negative;
+    ``word`` is the attribute as written ('cost', 'costs')."""
+
+    word: str
+    types: tuple[str, ...]
+    amount: int
+    players: PlayerSel | None = None
+    verb: str = ""
+
+
 class If(Node):
     cond: Cond
     then: Body
@@ -154,8 +168,9 @@ class RunBlock(Node):
 
 
 Stmt: TypeAlias = (
-    Call | Choose | ChooseOne | If | Otherwise | ForPlayers | ForCards | Repeat | CounterAdd | CounterSet | Mark
+    Call | Choose | If | Otherwise | ForPlayers | ForCards | Repeat | CounterAdd | CounterSet | Mark
     | Resolve | Emit | EndGame | Let | Nothing | RunBlock
+    | ChooseOne | AttrModifier  # cards area (issue 12)
 )
 
 

@@ -1,11 +1,12 @@
 """Builder for the card-text statements of issue 12 (grammar block 'cards area'):
-modal choices (``choose one: A; or B``)."""
+modal choices (``choose one: A; or B``) and attribute modifiers (``cards cost 1 less for
+you this turn``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from lark import v_args
+from lark import Token, v_args
 
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.build.base import BuilderBase
@@ -27,9 +28,31 @@ class CardRulesBuilder(BuilderBase):
         modes: list[tuple[str, A.Body]] = [m for m in c if isinstance(m, tuple)]
         return A.ChooseOne(self._sp(meta), tuple(b for _, b in modes), tuple(t for t, _ in modes), subject)
 
+    # ------------------------------------------------------------ attribute modifiers
+    def attr_modifier(self, meta, c):
+        names = [str(t) for t in c if isinstance(t, Token) and t.type == "NAME"]
+        amount = _signed(c)
+        types = (" ".join(names[:-1]),) if len(names) > 1 else ()
+        return A.AttrModifier(self._sp(meta), names[-1], types, amount, c[-2])
+
+    def next_kind(self, meta, c):
+        names = [str(t) for t in c if isinstance(t, Token) and t.type == "NAME"]
+        return (" ".join(names),) if names else ()
+
+    def next_modifier(self, meta, c):
+        names = [str(t) for t in c if isinstance(t, Token) and t.type == "NAME"]
+        return A.AttrModifier(self._sp(meta), names[1], c[0], _signed(c), None, names[0])
+
     def _source(self, meta: Any) -> str:
         """The text a rule spans, white space collapsed: how the mode reads as an option."""
         start, end = getattr(meta, "start_pos", None), getattr(meta, "end_pos", None)
         if start is None or end is None or not self.source:
             return ""
         return " ".join(self.source[start:end].split())
+
+
+def _signed(c: list[Any]) -> int:
+    """The modifier's amount: the INT, negative after 'less'."""
+    n = next(int(t) for t in c if isinstance(t, Token) and t.type == "INT")
+    word = next(str(t) for t in c if isinstance(t, Token) and t.type == "MOD_DIR")
+    return -n if word == "less" else n
