@@ -178,3 +178,27 @@ expect cost of the top card of the line-up for you == PRICE
 def test_cost_of_it_for_you_reads_the_modifiers(tmp_path: Path, statement: str, price: int) -> None:
     res = _scenario(tmp_path, PRICES.replace("STATEMENT", statement).replace("PRICE", str(price)))
     assert res.passed, [d.message for d in res.diagnostics]
+
+
+# ---------------------------------------------------------------- the first player
+VARIANT = ROOT / "tests" / "scenarios" / "injustice" / "variants" / "third-seat-goes-first.variant"
+
+
+def test_turns_start_from_the_player_a_setup_step_sends_first() -> None:
+    from cardscript.runtime.agents import make_agents
+    from cardscript.runtime.engine import Engine
+
+    definition, _, _ = compile_game("injustice", extra=[VARIANT])
+    engine = Engine(definition, 4, make_agents(["greedy"], 4), seed=3)
+    engine.setup()
+    meter = next(c.index for c in definition.counters if c.name == "meter")
+    assert [engine.game.get(meter, p) for p in range(4)] == [1, 2, 0, 0]  # INJ-01, in turn order 3 4 1 2
+    engine.play_turns(max_turns=3)
+    turns = [e["player"] for e in engine.game.log if e["t"] == "turn"]
+    assert turns == [2, 3, 0]
+    assert [e["player"] for e in engine.game.log if e["t"] == "first player"] == [2]
+
+
+def test_go_first_formats() -> None:
+    text = 'setup "0. first player":\n  the foe to your left goes first\n'
+    assert format_text(text) == text

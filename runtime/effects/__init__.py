@@ -20,7 +20,7 @@ Modules:
     :mod:`.changes`     changes to counters and marks;
     :mod:`.cards`       the built-in primitives on cards (move, take, shuffle, play, roll, ...);
     :mod:`.choices`     decisions: 'you may', 'choose', the free-action window;
-    :mod:`.cardrules`   printed card text: 'choose one', attribute modifiers (issue 12).
+    :mod:`.cardrules`   printed card text: 'choose one', attribute modifiers, the first player (issue 12).
 
 Every class is re-exported here (``from cardscript.runtime import effects as E; E.Const``):
 the lowering builds them by these names and the IR schema and the reference are
@@ -43,7 +43,7 @@ from cardscript.runtime.effects.calls import (
     RunBlock,
     UserEffect,
 )
-from cardscript.runtime.effects.cardrules import AddModifier, AttrFor, ChooseOne, UseUpModifiers
+from cardscript.runtime.effects.cardrules import AddModifier, AttrFor, ChooseOne, GoFirst, UseUpModifiers
 from cardscript.runtime.effects.cards import (
     Flip,
     Move,
@@ -153,6 +153,7 @@ __all__ = [
     "Flip",
     "ForCards",
     "ForPlayers",
+    "GoFirst",
     "HasHome",
     "HasWord",
     "Highest",

@@ -31,6 +31,20 @@ class ChooseOne(Node):
         return int(self.modes[pick].run(g, ctx))
 
 
+class GoFirst(Node):
+    """``you go first`` / ``the foe to your left goes first``: the acting player takes
+    the first turn, and becomes the active player (so a setup's ``for each player`` that
+    follows starts with them; ``turn order`` counts from them). Said during setup, the
+    turns start from that seat; said later, it changes only ``turn order``. Result: 1."""
+
+    __slots__ = ()
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        g.first_player = g.active = ctx.you
+        g.emit_log({"t": "first player", "player": ctx.you})
+        return 1
+
+
 # ---------------------------------------------------------------- attribute modifiers
 # A modifier is [attribute, seat, types, delta, verb, used] in ``g.attr_mods``: it changes
 # ``attribute`` of the cards with one of ``types`` (all cards when empty) as ``seat``

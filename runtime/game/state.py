@@ -77,6 +77,8 @@ class GameState:
         self.loc: list[int] = [box] * ncards
         # turn memory
         self.active = 0
+        #: the seat that takes the first turn (the engine's, or set by 'you go first')
+        self.first_player = 0
         self.turn = 0
         self.turn_pmarks: dict[str, set[int]] = {}
         self.turn_cmarks: dict[str, set[int]] = {}

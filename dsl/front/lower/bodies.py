@@ -367,6 +367,8 @@ class BodyLowerer(NameLowerer):
             return E.Roll(args["C"])
         if b == "put under":
             return E.Move(args["C"], args["Z"], bottom=True)
+        if b in ("go first", "goes first"):
+            return E.GoFirst()
         if b == "use modifiers":
             return E.UseUpModifiers(args["C"])
         ue = self.user[sig.key + ("{block}" if sig.has_block else "")]
