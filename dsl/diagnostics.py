@@ -75,6 +75,10 @@ CODES: dict[str, tuple[str, str, str]] = {
               "write the rule it needs as a variant"),
     "CS221": ("mixed-in card has a taken name", "$ cardscript cards GAME --mix OTHER-GAME",
               "the game's own card of that name is kept"),
+    # cards area (issue 12): printed card text
+    "CS235": ("a modal choice with one mode", 'card "Jab": hero\n  play: choose one: draw a card',
+              "write the other modes after '; or' (\"choose one: +2 power; or draw a card\"), or drop "
+              "'choose one:' when there is no choice"),
     "CS301": ("scenario expectation failed",
               'scenario "Nine power"\nuses "GAME"\nplayers 2\n\nexpect your power == 9',
               "the game state differs from what the scenario expects"),

@@ -55,8 +55,9 @@ class Engine:
         for seat, agent in enumerate(g.agents):
             agent.bind(g, seat)
         g.emit_log({"t": "setup", "game": g.d.name, "players": g.n, "seed": g.seed})
-        g.active = self.first_player
+        g.active = g.first_player = self.first_player
         g.d.setup.run(g, Ctx(self.first_player))
+        self.first_player = g.first_player  # a setup step may say who goes first
         for text, cond in g.d.warnings:
             if cond.test(g, Ctx(self.first_player)):
                 g.warnings.append(text)

@@ -27,6 +27,9 @@ BUILTINS = {
     "take control": "take control of {C: cards}",
     "roll": "roll {C: cards}",
     "put under": "put {C: cards} under {Z: zone}",
+    "use modifiers": "use modifiers of {C: cards}",
+    "go first": "go first",  # cards area (issue 12): who takes the first turn
+    "goes first": "goes first",  # cards area (issue 12): "the next ... costs 2 less", used up
 }
 
 SLOT_KINDS = ("number", "players", "cards", "zone", "type", "block")

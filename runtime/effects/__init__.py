@@ -19,7 +19,8 @@ Modules:
     :mod:`.calls`       script effects and their block arguments, abilities, events;
     :mod:`.changes`     changes to counters and marks;
     :mod:`.cards`       the built-in primitives on cards (move, take, shuffle, play, roll, ...);
-    :mod:`.choices`     decisions: 'you may', 'choose', the free-action window.
+    :mod:`.choices`     decisions: 'you may', 'choose', the free-action window;
+    :mod:`.cardrules`   printed card text: 'choose one', attribute modifiers, the first player (issue 12).
 
 Every class is re-exported here (``from cardscript.runtime import effects as E; E.Const``):
 the lowering builds them by these names and the IR schema and the reference are
@@ -42,6 +43,7 @@ from cardscript.runtime.effects.calls import (
     RunBlock,
     UserEffect,
 )
+from cardscript.runtime.effects.cardrules import AddModifier, AttrFor, ChooseOne, GoFirst, UseUpModifiers
 from cardscript.runtime.effects.cards import (
     Flip,
     Move,
@@ -121,16 +123,19 @@ from cardscript.runtime.effects.selectors import (
 
 # _EveryCard is listed so that the IR schema, generated from this namespace, keeps its entry.
 __all__ = [
+    "AddModifier",
     "And",
     "AnyFoeMarked",
     "Arith",
     "AsPlayers",
+    "AttrFor",
     "AttrOf",
     "Call",
     "CardCounter",
     "CardMarked",
     "Cards",
     "Choose",
+    "ChooseOne",
     "Closure",
     "Compare",
     "Const",
@@ -148,6 +153,7 @@ __all__ = [
     "Flip",
     "ForCards",
     "ForPlayers",
+    "GoFirst",
     "HasHome",
     "HasWord",
     "Highest",
@@ -182,6 +188,7 @@ __all__ = [
     "TakeActions",
     "TakeControl",
     "Text",
+    "UseUpModifiers",
     "UserEffect",
     "Var",
     "WinnerIs",

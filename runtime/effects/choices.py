@@ -105,14 +105,17 @@ class TakeActions(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         taken = 0
+        outer = g.action_name  # an action's own 'take actions' restores it
         for _ in range(MAX_ACTIONS_PER_TURN):
             options: list[tuple[Any, int | None]] = []
             for act in g.d.actions:
+                g.action_name = act.name  # what its candidates cost: "the next ... you buy"
                 if act.choose is not None:
                     for c in act.choose.candidates(g, ctx):
                         options.append((act, c))
                 elif act.cond is None or act.cond.test(g, ctx):
                     options.append((act, None))
+            g.action_name = outer
             options.append((None, None))
             pick = g.decide(Decision(ctx.you, "action", options, _ActionLabels(g, options), 1, 1, "action",
                                      _ActionValues(g, options, ctx)))[0]
@@ -120,10 +123,13 @@ class TakeActions(Node):
             if act is None:
                 break
             taken += 1
+            g.action_name = act.name
             try:
                 g.run_nested(act.body, ctx.copy(it=card, frames=[{}]))
             except RunawayError as exc:
                 exc.passing(f"action {act.name!r}")
                 raise
+            finally:
+                g.action_name = outer
             g.check_immediate()
         return taken

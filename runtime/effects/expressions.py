@@ -140,7 +140,8 @@ class AttrOf(Node):
 
 
 class CounterValue(Node):
-    """owner: you | them | shared; 'seat' is the 1-based seat number."""
+    """owner: you | them | shared; 'seat' is the 1-based seat number, 'turn order' the
+    1-based place in turn order (the first player is 1)."""
 
     __slots__ = ("counter", "owner")
 
@@ -151,6 +152,8 @@ class CounterValue(Node):
         p = whose(self.owner, ctx)
         if self.counter == -1:  # seat
             return p + 1
+        if self.counter == -2:  # turn order: the first player is 1, the player to their left 2
+            return (p - g.first_player) % g.n + 1
         return g.get(self.counter, p)
 
 

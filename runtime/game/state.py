@@ -77,11 +77,18 @@ class GameState:
         self.loc: list[int] = [box] * ncards
         # turn memory
         self.active = 0
+        #: the seat that takes the first turn (the engine's, or set by 'you go first')
+        self.first_player = 0
         self.turn = 0
         self.turn_pmarks: dict[str, set[int]] = {}
         self.turn_cmarks: dict[str, set[int]] = {}
         self.fired: set[tuple[int, int]] = set()
         self.played_turn: list[int] = []
+        #: attribute modifiers (runtime/effects/cardrules.py), each
+        #: [attribute, seat, types, delta, verb, used]; those for the turn end with it
+        self.attr_mods: list[list[Any]] = []
+        #: the action running (a "the next ... you VERB" modifier applies within action VERB)
+        self.action_name = ""
         self.decisions = 0
         self.trigger_depth = 0
         #: effect steps taken (the budget: ``step_limit``) and levels of effects running inside

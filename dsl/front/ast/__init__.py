@@ -97,11 +97,13 @@ from cardscript.dsl.front.ast.selectors import (
     ZoneRef,
 )
 from cardscript.dsl.front.ast.statements import (
+    AttrModifier,
     Body,
     Call,
     CallItem,
     CardsArg,
     Choose,
+    ChooseOne,
     CounterAdd,
     CounterSet,
     Emit,
@@ -127,8 +129,10 @@ from cardscript.dsl.front.ast.statements import (
 )
 
 __all__ = [
-    "Abilities", "Ability", "Action", "ActiveSeat", "Answers", "AnyMarked", "AttrOf", "Attribute", "BinOp", "Body",
-    "BoolOp", "Call", "CallItem", "CardDef", "CardFilter", "CardSel", "CardsArg", "Choose", "Compare", "Cond",
+    "Abilities", "Ability", "Action", "ActiveSeat", "Answers", "AnyMarked", "AttrModifier", "AttrOf",
+    "Attribute", "BinOp", "Body",
+    "BoolOp", "Call", "CallItem", "CardDef", "CardFilter", "CardSel", "CardsArg", "Choose", "ChooseOne",
+    "Compare", "Cond",
     "Count", "CountPlayers", "CountTypes", "CounterAdd", "CounterDecl", "CounterOf", "CounterSet", "Did", "DoStep",
     "EffectDef", "Emit", "Emitted", "EndGame", "EndWhen", "Event", "Expect", "Expr", "Finish", "ForCards",
     "ForPlayers", "GameOverCond", "Has", "HasHome", "Header", "Highest", "If", "Is", "Item", "Let", "Mark",

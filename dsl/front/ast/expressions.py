@@ -55,8 +55,12 @@ class MinMax(Node):
 
 
 class AttrOf(Node):
+    """``ATTR of CARD``: as printed; ``ATTR of CARD for PLAYER``: as that player sees it,
+    with the modifiers of the turn (``cards cost 1 less for you this turn``)."""
+
     attr: str
     card: CardSel
+    player: PlayerSel | None = None
 
 
 class CounterOf(Node):

@@ -67,6 +67,29 @@ class Choose(Node):
     may: bool = False
 
 
+class ChooseOne(Node):
+    """``choose one: A; or B``: the acting player (or each subject) picks one mode and it runs.
+    ``labels`` are the modes as written (white space collapsed), the options' labels."""
+
+    modes: tuple[Body, ...]
+    labels: tuple[str, ...]
+    subject: PlayerSel | None = None
+
+
+class AttrModifier(Node):
+    """A number attribute changed as some players see it: ``cards with hero cost 1 more
+    for each foe this turn`` (``verb`` empty: every card of the types, for the turn) or
+    ``the next super power you buy this turn costs 2 less`` (``verb`` 'buy': the next such
+    card that the action named 'buy' uses). ``amount`` is signed: 'less' is negative;
+    ``word`` is the attribute as written ('cost', 'costs')."""
+
+    word: str
+    types: tuple[str, ...]
+    amount: int
+    players: PlayerSel | None = None
+    verb: str = ""
+
+
 class If(Node):
     cond: Cond
     then: Body
@@ -147,6 +170,7 @@ class RunBlock(Node):
 Stmt: TypeAlias = (
     Call | Choose | If | Otherwise | ForPlayers | ForCards | Repeat | CounterAdd | CounterSet | Mark
     | Resolve | Emit | EndGame | Let | Nothing | RunBlock
+    | ChooseOne | AttrModifier  # cards area (issue 12)
 )
 
 

@@ -14,6 +14,7 @@ from lark import Tree
 
 from cardscript.dsl.diagnostics import CompileError, InternalError, Span
 from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.build.cardrules import CardRulesBuilder
 from cardscript.dsl.front.build.declarations import DeclarationBuilder
 from cardscript.dsl.front.build.expressions import ExpressionBuilder
 from cardscript.dsl.front.build.limits import check_tree
@@ -23,7 +24,8 @@ from cardscript.dsl.front.build.statements import StatementBuilder
 from cardscript.dsl.front.parse import parse
 
 
-class _Builder(DeclarationBuilder, ScenarioBuilder, StatementBuilder, SelectorBuilder, ExpressionBuilder):
+class _Builder(DeclarationBuilder, ScenarioBuilder, StatementBuilder, SelectorBuilder, ExpressionBuilder,
+               CardRulesBuilder):
     """The whole builder: one Lark Transformer made of the areas."""
 
 
@@ -39,7 +41,7 @@ def build(text: str, filename: str = "<string>") -> A.Script:
     tree: Tree = parse(text, filename)
     check_tree(tree, text if text.endswith("\n") else text + "\n", filename)
     try:
-        items = _Builder(filename).transform(tree)
+        items = _Builder(filename, text).transform(tree)
     except Exception as exc:  # a VisitError wrapping a user error found while building, or a builder bug
         orig = getattr(exc, "orig_exc", exc)
         if isinstance(orig, CompileError):

@@ -20,9 +20,10 @@ class BuilderBase(Transformer):
     """What every builder area shares; the areas are mixins of this class (Lark's
     ``v_args`` must be applied to each class that defines builder methods)."""
 
-    def __init__(self, filename: str):
+    def __init__(self, filename: str, source: str = ""):
         super().__init__()
         self.file = filename
+        self.source = source  # the script's text, for what quotes it (a modal choice's labels)
 
     def _sp(self, meta: Any) -> Span:
         if getattr(meta, "empty", True):

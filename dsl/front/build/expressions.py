@@ -132,6 +132,9 @@ class ExpressionBuilder(BuilderBase):
     def attr_of(self, meta, c):
         return A.AttrOf(self._sp(meta), c[0], c[1])
 
+    def attr_for(self, meta, c):
+        return A.AttrOf(self._sp(meta), c[0], c[1], c[2])
+
     def your_counter(self, meta, c):
         return A.CounterOf(self._sp(meta), "you", c[0])
 

@@ -133,6 +133,9 @@ class BodyLowerer(NameLowerer):
                                  e.lowest)
         if isinstance(e, A.MinMax):
             return E.MinMax(e.op, self.expr(e.left, params), self.expr(e.right, params))
+        if isinstance(e, A.AttrOf) and e.player is not None:
+            return E.AttrFor(self.attr(e.attr, e.span, number=True), self.cards(e.card, params),
+                             self.players(e.player, params))
         if isinstance(e, A.AttrOf):
             decl = self.sym.counters.get(e.attr)
             if decl is not None and decl.per_card:
@@ -212,6 +215,14 @@ class BodyLowerer(NameLowerer):
             inner: Any = E.Choose(self.cards(s.cards, params, "choose"),
                                   self.body(s.body, params) if s.body is not None else None, s.may)
             return E.AsPlayers(self.players(s.subject, params), inner) if s.subject is not None else inner
+        if isinstance(s, A.ChooseOne):
+            if len(s.modes) < 2:
+                self.err("CS235", "'choose one' offers a single mode", s.span,
+                         "write the other modes after '; or': choose one: +2 power; or draw a card")
+            modes: Any = E.ChooseOne([self.body(m, params) for m in s.modes], list(s.labels))
+            return E.AsPlayers(self.players(s.subject, params), modes) if s.subject is not None else modes
+        if isinstance(s, A.AttrModifier):
+            return self.attr_modifier(s, params)
         if isinstance(s, A.If):
             other = self.body(s.otherwise, params) if s.otherwise is not None else None
             return E.If(self.cond(s.cond, params), self.body(s.then, params), other)
@@ -268,6 +279,22 @@ class BodyLowerer(NameLowerer):
                          "a statement that is a single PARAMETER runs a {B: block} parameter")
             return E.RunBlock(s.name)
         raise AssertionError(f"unknown statement {s!r}")
+
+    def attr_modifier(self, s: A.AttrModifier, params: dict[str, str]) -> Any:
+        """``cards with T cost 1 less for you this turn`` / ``the next T you VERB this turn
+        costs 2 less``: the attribute may be written with a plural 's' ('costs')."""
+        word = s.word
+        if word not in self.sym.attributes and word.endswith("s") and word[:-1] in self.sym.attributes:
+            word = word[:-1]
+        attr = self.attr(word, s.span, number=True)
+        for t in s.types:
+            if t not in self.sym.types:
+                self.unknown("card type", t, s.span, self.sym.types)
+        if s.verb and s.verb not in {a.name for a in self.sym.actions}:
+            self.err("CS201", f"no action {s.verb!r} uses the next card: 'the next ... you {s.verb}' names an action",
+                     s.span, did_you_mean(s.verb, [a.name for a in self.sym.actions]))
+        players = self.players(s.players, params) if s.players is not None else None
+        return E.AddModifier(attr, s.types, s.amount, players, s.verb)
 
     def call(self, c: A.Call, params: dict[str, str]) -> Any:
         match, diag = match_call(c, self.sym, params)
@@ -340,5 +367,9 @@ class BodyLowerer(NameLowerer):
             return E.Roll(args["C"])
         if b == "put under":
             return E.Move(args["C"], args["Z"], bottom=True)
+        if b in ("go first", "goes first"):
+            return E.GoFirst()
+        if b == "use modifiers":
+            return E.UseUpModifiers(args["C"])
         ue = self.user[sig.key + ("{block}" if sig.has_block else "")]
         return E.Call(ue, [(kind, args[name]) for name, kind, _ in m.bound])

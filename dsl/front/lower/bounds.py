@@ -156,6 +156,8 @@ def _bodies(s: Any) -> list[A.Body]:
         return [s.body]
     if isinstance(s, A.Choose) and s.body is not None:
         return [s.body]
+    if isinstance(s, A.ChooseOne):
+        return list(s.modes)
     return []
 
 

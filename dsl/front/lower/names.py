@@ -10,7 +10,7 @@ from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import Symbols
 from cardscript.runtime import effects as E
 
-_BUILTIN_COUNTERS = {"seat": -1}
+_BUILTIN_COUNTERS = {"seat": -1, "turn order": -2}  # turn order: 1 for the first player
 _TEXT_HINT = "a text attribute (and 'name of CARD') can only be compared with a quoted text, with == or !="
 
 

@@ -59,7 +59,7 @@ class Values:
         return None
 
     def _counter(self, name: str) -> Any:
-        if name == "seat":
+        if name in ("seat", "turn order"):
             return ("n", 1, self.d.players[1])
         decl = self.sym.counters.get(name)
         if decl is None or name in self.passive:

@@ -249,6 +249,8 @@ class Phrases:
         if isinstance(e, A.MinMax):
             word = "greater" if e.op == "max" else "lesser"
             return f"the {word} of {self.expr(e.left, ctx)} and {self.expr(e.right, ctx)}"
+        if isinstance(e, A.AttrOf) and e.player is not None:
+            return f"{self.attr_of(e.attr, e.card, ctx)} for {self.players(e.player, ctx)}"
         if isinstance(e, A.AttrOf):
             return self.attr_of(e.attr, e.card, ctx)
         if isinstance(e, A.CounterOf):

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from cardscript.dsl.front import ast as A
-from cardscript.dsl.tools.render.english import and_list, quoted, sentence, title
+from cardscript.dsl.tools.render.english import and_list, listed, quoted, sentence, title
 from cardscript.dsl.tools.render.phrases import Ctx, Holder, Phrases
 
 
@@ -113,6 +113,25 @@ class Statements(Phrases):
             return self.bound(s.body, Ctx(ctx.them, holder, s.subject, s.may), holder, sep)
         return f"{head()}: {self.joined(s.body, Ctx(ctx.them), ', then ')}"
 
+    def s_chooseone(self, s: A.ChooseOne, ctx: Ctx) -> str:
+        """"Choose one: +2 Power; or draw a card" (the DC sets' wording of a modal choice)."""
+        who = f"{self.players(s.subject, ctx)} chooses" if s.subject is not None else "choose"
+        modes = [listed(self.clauses(m, Ctx(ctx.them, ctx.it))) for m in s.modes]
+        return f"{who} one: " + "; or ".join(modes)
+
+    def s_attrmodifier(self, s: A.AttrModifier, ctx: Ctx) -> str:
+        """"Cards cost 1 less for you this turn", "The next Super Power you buy this turn
+        costs 2 less", "Heroes cost 1 more for your foes this turn"."""
+        amount = f"{abs(s.amount)} {'less' if s.amount < 0 else 'more'}"
+        attr = s.word[:-1] if s.verb and s.word.endswith("s") else s.word
+        if s.verb:
+            kind = title(s.types[0]) if s.types else "card"
+            return f"the next {kind} you {s.verb} this turn {attr}s {amount}"
+        kind = _plural(title(s.types[0])) if s.types else "cards"
+        who = "your foes" if s.players is not None and s.players.kind == "each foe" and not s.players.filters \
+            else self.players(s.players, ctx) if s.players is not None else "you"
+        return f"{kind} {attr} {amount} for {who} this turn"
+
     def s_counteradd(self, s: A.CounterAdd, ctx: Ctx) -> str:
         sign = "+" if s.sign > 0 else "-"
         amount, tail = self.amount(s.amount, ctx)
@@ -155,6 +174,11 @@ class Statements(Phrases):
     def s_call(self, c: A.Call, ctx: Ctx) -> str:
         """A call: in its own words, as a keyword or through a printed template (:class:`Calls`)."""
         raise NotImplementedError
+
+
+def _plural(noun: str) -> str:
+    """'Card' -> 'Cards', 'Hero' -> 'Heroes' (a type's name, in English)."""
+    return noun + ("es" if noun.endswith(("o", "s", "sh", "ch", "x")) else "s")
 
 
 def _mentions(node: Any, what: str) -> bool:

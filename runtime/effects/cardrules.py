@@ -1,0 +1,122 @@
+"""Statements that printed card text needs beyond the basic verbs (issue 12): a modal
+choice (:class:`ChooseOne`); modifiers of a number attribute as a player sees it
+(:class:`AddModifier`, read by :class:`AttrFor`, used up by :class:`UseUpModifiers`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.decision import Decision
+from cardscript.runtime.effects.base import Node, as_number, card_has
+from cardscript.runtime.game import Game
+
+
+class ChooseOne(Node):
+    """``choose one: A; or B``: the acting player picks one mode, which runs.
+
+    The decision's kind is ``"mode"`` and its options are labelled with each mode's text
+    as written, so a scenario may answer ``"draw a card"`` or an index. The result is
+    the chosen mode's result (what "if you do" reads after it).
+    """
+
+    __slots__ = ("labels", "modes")
+
+    def __init__(self, modes: list[Any], labels: list[str]):
+        self.modes, self.labels = modes, labels
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        options = list(range(len(self.modes)))
+        pick = g.decide(Decision(ctx.you, "mode", options, list(self.labels), 1, 1, "choose one"))[0]
+        return int(self.modes[pick].run(g, ctx))
+
+
+class GoFirst(Node):
+    """``you go first`` / ``the foe to your left goes first``: the acting player takes
+    the first turn, and becomes the active player (so a setup's ``for each player`` that
+    follows starts with them; ``turn order`` counts from them). Said during setup, the
+    turns start from that seat; said later, it changes only ``turn order``. Result: 1."""
+
+    __slots__ = ()
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        g.first_player = g.active = ctx.you
+        g.emit_log({"t": "first player", "player": ctx.you})
+        return 1
+
+
+# ---------------------------------------------------------------- attribute modifiers
+# A modifier is [attribute, seat, types, delta, verb, used] in ``g.attr_mods``: it changes
+# ``attribute`` of the cards with one of ``types`` (all cards when empty) as ``seat``
+# sees them. With no ``verb`` it lasts the turn; with one ("the next super power you buy"),
+# it applies only while the action named ``verb`` runs, until that action uses it up.
+def _applies(g: Game, m: list[Any], attr: str, seat: int, card: int) -> bool:
+    if m[0] != attr or m[1] != seat or m[5]:
+        return False
+    if m[4] and m[4] != g.action_name:
+        return False
+    return not m[2] or card_has(g, card, m[2])
+
+
+def modified(g: Game, attr: str, seat: int, card: int) -> int:
+    """``attr`` of ``card`` as ``seat`` sees it: the printed number plus the modifiers
+    that apply, never below 0 ("cost 1 less" of a card that costs 0 is 0)."""
+    value = as_number(g.card_attrs[card].get(attr, 0))
+    for m in g.attr_mods:
+        if _applies(g, m, attr, seat, card):
+            value += m[3]
+    return max(value, 0)
+
+
+class AddModifier(Node):
+    """``cards with T cost 1 less for PLAYERS this turn`` / ``the next T you VERB this turn
+    costs 2 less``: records a modifier for each player (``players`` None: the acting player).
+    Result: the number of players it applies to."""
+
+    __slots__ = ("attr", "delta", "players", "types", "verb")
+
+    def __init__(self, attr: str, types: tuple[str, ...], delta: int, players: Any, verb: str):
+        self.attr, self.types, self.delta, self.players, self.verb = attr, types, delta, players, verb
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        seats = self.players.players(g, ctx) if self.players is not None else [ctx.you]
+        for p in seats:
+            g.attr_mods.append([self.attr, p, self.types, self.delta, self.verb, False])
+        return len(seats)
+
+
+class AttrFor(Node):
+    """``ATTR of CARD for PLAYER``: the attribute with the modifiers that player has
+    (:func:`modified`); 0 when no card is selected."""
+
+    __slots__ = ("attr", "card", "player")
+
+    def __init__(self, attr: str, card: Any, player: Any):
+        self.attr, self.card, self.player = attr, card, player
+
+    def evaluate(self, g: Game, ctx: Ctx) -> int:
+        cards = self.card.cards(g, ctx)
+        seats = self.player.players(g, ctx)
+        if not cards or not seats:
+            return 0
+        return modified(g, self.attr, seats[0], cards[0])
+
+
+class UseUpModifiers(Node):
+    """``use modifiers of CARDS``: the "next one" modifiers that apply to the cards for
+    the acting player, in the action running, are used up (an action calls it once it has
+    paid). Result: how many were used up."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Any):
+        self.cards = cards
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        used = 0
+        for card in self.cards.cards(g, ctx):
+            for m in g.attr_mods:
+                if m[4] and _applies(g, m, m[0], ctx.you, card):
+                    m[5] = True
+                    used += 1
+        return used
