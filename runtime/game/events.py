@@ -25,6 +25,14 @@ class EventOps(GameState):
             self.emit_log(entry)
         if self.trigger_depth >= MAX_TRIGGER_DEPTH:
             raise RunawayError(f"trigger chain deeper than {MAX_TRIGGER_DEPTH} at event {name!r} {self.where(source)}")
+        if self.d.triggers_in_chosen_order:
+            for trig in self.d.rules.get(name, ()):
+                self._fire(trig, -1, player, it)
+            pending = self.pending_triggers(name, player, it)  # type: ignore[attr-defined]  # TimingOps
+            while pending:
+                trig, card = self.next_trigger(pending, player)  # type: ignore[attr-defined]
+                self._fire(trig, card, player, it)
+            return
         for trig in self.d.rules.get(name, ()):
             self._fire(trig, -1, player, it)
         if it is not None and name in self.self_events:

@@ -125,6 +125,7 @@ from cardscript.dsl.front.ast.statements import (
     Word,
     ZoneArg,
 )
+from cardscript.dsl.front.ast.timing import TriggerOrder
 
 __all__ = [
     "Abilities", "Ability", "Action", "ActiveSeat", "Answers", "AnyMarked", "AttrOf", "Attribute", "BinOp", "Body",
@@ -138,3 +139,4 @@ __all__ = [
     "StrArg", "SumAttr", "Text", "TieBreak", "Trigger", "Turn", "Types", "Uses", "Warn", "WinnerIs", "Word",
     "ZoneArg", "ZoneDecl", "ZoneEmpty", "ZoneRef",
 ]
+__all__ += ["TriggerOrder"]  # the timing area (issue 12)
