@@ -101,3 +101,70 @@ def test_justice_league_dark_orders_its_triggers():
     assert d.triggers_in_chosen_order
     d, _, _ = compile_game("injustice")  # INJ-04: Injustice keeps the printed order
     assert not d.triggers_in_chosen_order
+
+
+# ---------------------------------------------------------------- delayed effects
+DELAY_GAME = '''game "Later"
+players 1
+{ORDER}
+types thing
+abilities play
+zone hand: per player, public
+zone played: per player, public, active, play zone
+counter score: per player, 0
+effect later {B: block}:
+  at the next "ping": B
+card "Fuse": thing
+  play: later: +10 score
+card "Echo": thing
+  when "ping": +(your score) score; at the next "ping": +1 score
+setup:
+  move all "Echo" from the box to your played
+  play all "Fuse" in the box
+turn:
+  emit "ping"
+  emit "ping"
+  end game "pinged"
+score:
+  nothing
+'''
+
+
+def _delay_game(tmp_path: Path, order: bool):
+    (tmp_path / "game.rules").write_text(DELAY_GAME.replace("{ORDER}", "triggers resolve in the order you choose"
+                                                            if order else ""))
+    d, diags, _ = compile_game(str(tmp_path))
+    assert d is not None, diags
+    return d
+
+
+def test_a_delayed_effect_runs_once_with_its_block_argument_after_the_triggers(tmp_path):
+    # ping 1: Echo doubles 0, sets up +1; then Fuse's +10 (a block argument run later).
+    # ping 2: Echo doubles 10 -> 20 and sets up another +1; the first +1 runs -> 21;
+    # the one set up during ping 2 waits for a ping that never comes.
+    score, asked = _play(_delay_game(tmp_path, order=False), [])
+    assert (score, asked) == (21, [])
+
+
+def test_a_delayed_effect_is_a_pending_ability_when_the_player_orders_them(tmp_path):
+    d = _delay_game(tmp_path, order=True)
+    # ping 1: Fuse's +10 first, then Echo doubles it: 20; ping 2: Echo then the +1: 41
+    score, asked = _play(d, ["Fuse: at the next ping", "Echo: when ping"])
+    assert score == 41
+    assert asked[0]["options"] == ["Echo: when ping", "Fuse: at the next ping"]
+    assert asked[1]["options"] == ["Echo: when ping", "Echo: at the next ping"]
+
+
+def test_delayed_syntax_formats_canonically_and_renders_the_printed_text(tmp_path):
+    from cardscript.dsl.tools.fmt import format_text
+    from cardscript.dsl.tools.render.statements import _when_next
+
+    text = 'card "X": thing\n  play:   at  your next "start of turn" :  draw 1\n'
+    once = format_text(text)
+    assert once == 'card "X": thing\n  play: at your next "start of turn": draw 1\n'
+    assert format_text(once) == once
+    assert _when_next("end of turn", False) == "at the end of this turn"
+    assert _when_next("start of turn", False) == "at the start of the next turn"
+    assert _when_next("start of turn", True) == "at the start of your next turn"
+    assert _when_next("end of turn", True) == "at the end of your turn"
+    assert _when_next("ping", True) == "the next time \u201cping\u201d happens to you"

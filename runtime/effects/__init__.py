@@ -19,7 +19,8 @@ Modules:
     :mod:`.calls`       script effects and their block arguments, abilities, events;
     :mod:`.changes`     changes to counters and marks;
     :mod:`.cards`       the built-in primitives on cards (move, take, shuffle, play, roll, ...);
-    :mod:`.choices`     decisions: 'you may', 'choose', the free-action window.
+    :mod:`.choices`     decisions: 'you may', 'choose', the free-action window;
+    :mod:`.timing`      delayed effects ('at the next "EVENT"').
 
 Every class is re-exported here (``from cardscript.runtime import effects as E; E.Const``):
 the lowering builds them by these names and the IR schema and the reference are
@@ -118,6 +119,7 @@ from cardscript.runtime.effects.selectors import (
     ZoneRef,
     choose_cards,
 )
+from cardscript.runtime.effects.timing import Delay
 
 # _EveryCard is listed so that the IR schema, generated from this namespace, keeps its entry.
 __all__ = [
@@ -140,6 +142,7 @@ __all__ = [
     "CounterAdd",
     "CounterSet",
     "CounterValue",
+    "Delay",
     "Did",
     "Emit",
     "Emitted",

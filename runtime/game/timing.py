@@ -1,4 +1,5 @@
-"""Timing (issue 12): simultaneous triggers resolved in the order their player chooses.
+"""Timing (issue 12): simultaneous triggers resolved in the order their player chooses,
+and delayed effects waiting for the next emit of an event.
 
 A game that says ``triggers resolve in the order you choose`` (a rulebook's "If you have
 multiple triggered abilities, you resolve them in any order you choose", RULINGS JLD-15)
@@ -8,16 +9,34 @@ still pending, whenever the order can matter.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
+from cardscript.runtime.errors import RunawayError
 from cardscript.runtime.game.state import GameState
 
 if TYPE_CHECKING:
     from cardscript.runtime.definition import TriggerDef
 
-#: a trigger waiting to resolve: its definition and the card carrying it (-1: a rule)
-Pending = tuple["TriggerDef", int]
+
+class DelayedEffect:
+    """A delayed effect set up by ``Delay`` (``at the next "EVENT": ...``), waiting.
+
+    Attributes:
+        node: the ``Delay`` statement (its event and body; copies of one card share it).
+        player: the seat whose next emit it waits for, or -1 for anyone's.
+        ctx: the context it was set up in ('you', 'this', 'it', parameters).
+    """
+
+    __slots__ = ("ctx", "node", "player")
+
+    def __init__(self, node: Any, player: int, ctx: Ctx):
+        self.node, self.player, self.ctx = node, player, ctx
+
+
+#: an ability waiting to resolve: a card's trigger and the card carrying it, or a delayed effect
+Pending = tuple["TriggerDef | DelayedEffect", int]
 
 
 class TimingOps(GameState):
@@ -28,8 +47,9 @@ class TimingOps(GameState):
         in the fixed order of ``emit``: the event card's own triggers, then the cards of
         active zones (bottom card first). The game's ``when`` rules are not abilities: they
         run first, in load order. Triggers that would not fire (another player's turn, a
-        'first time each turn' already used) are left out, so they are never offered."""
-        out: list[Pending] = []
+        'first time each turn' already used) are left out, so they are never offered. The
+        delayed effects due at this emit come last, in the order they were set up."""
+        out: list[tuple[TriggerDef, int]] = []
         if it is not None and name in self.self_events:
             out.extend((t, it) for t in self.d.cards[self.card_type[it]].triggers
                        if t.of_this_card and t.event == name)
@@ -40,20 +60,57 @@ class TimingOps(GameState):
                 for card in self.slots[slot]:
                     out.extend((t, card) for t in self.d.cards[self.card_type[card]].triggers
                                if t.event == name and not t.of_this_card)
-        return [(t, c) for t, c in out
-                if not (t.your_turn and player != self.active) and not (t.first_time and (t.uid, c) in self.fired)]
+        firing: list[Pending] = [(t, c) for t, c in out if not (t.your_turn and player != self.active)
+                                 and not (t.first_time and (t.uid, c) in self.fired)]
+        return firing + [(x, x.ctx.this if x.ctx.this is not None else -1) for x in self.due_delayed(name, player)]
+
+    def due_delayed(self, name: str, player: int) -> list[DelayedEffect]:
+        """Take out of ``delayed`` the effects this emit runs (in the order they were set
+        up): those that wait for ``name`` for anyone or for ``player``. Taken at the start
+        of the emit, so each runs once and one set up meanwhile waits for the next emit."""
+        if not self.delayed:
+            return []
+        due = [x for x in self.delayed if x.node.event == name and x.player in (-1, player)]
+        if due:
+            self.delayed = [x for x in self.delayed if x not in due]
+        return due
+
+    def run_delayed(self, x: DelayedEffect) -> None:
+        """Run a due delayed effect as a trigger of its event, in the context it was set up
+        in: 'you' is still the player who set it up (a Defense's "at the end of this turn,
+        draw a card" draws for the defender on the attacker's turn). It counts in the
+        trigger-chain bound."""
+        self.trigger_depth += 1
+        ctx = x.ctx.copy(frames=[{}])
+        try:
+            self.run_nested(x.node.body, ctx)  # type: ignore[attr-defined]  # EventOps
+        except RunawayError as exc:
+            who = self.card_name(x.ctx.this) if x.ctx.this is not None else "rule"
+            exc.passing(f"{who}: at the next {x.node.event!r}")
+            raise
+        finally:
+            self.trigger_depth -= 1
 
     def next_trigger(self, pending: list[Pending], player: int) -> Pending:
         """Take the trigger that resolves next out of ``pending``: asked of ``player`` (a
         Decision of kind "trigger", one option per pending trigger) unless the order
         cannot change anything — one trigger, or every one the same ability (copies of
         one card)."""
-        if len(pending) == 1 or len({t.uid for t, _ in pending}) == 1:
+        if len(pending) == 1 or len({_ability(t) for t, _ in pending}) == 1:
             return pending.pop(0)
         labels = [self.trigger_label(t, c) for t, c in pending]
         pick = self.decide(Decision(player, "trigger", list(pending), labels, 1, 1, "trigger order"))[0]  # type: ignore[attr-defined]
         return pending.pop(pick)
 
-    def trigger_label(self, trig: TriggerDef, card: int) -> str:
-        """'CARD: when EVENT', without quotes, so that a scenario can answer with it."""
-        return f"{self.card_name(card)}: when {trig.event}"
+    def trigger_label(self, trig: TriggerDef | DelayedEffect, card: int) -> str:
+        """'CARD: when EVENT' or 'CARD: at the next EVENT', without quotes, so that a
+        scenario can answer with it."""
+        who = self.card_name(card) if card >= 0 else "rule"
+        if isinstance(trig, DelayedEffect):
+            return f"{who}: at {'your' if trig.player >= 0 else 'the'} next {trig.node.event}"
+        return f"{who}: when {trig.event}"
+
+
+def _ability(t: TriggerDef | DelayedEffect) -> Any:
+    """What makes two pending abilities the same: a trigger's uid, a delayed effect's statement."""
+    return ("delayed", id(t.node)) if isinstance(t, DelayedEffect) else t.uid
