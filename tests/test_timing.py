@@ -168,3 +168,83 @@ def test_delayed_syntax_formats_canonically_and_renders_the_printed_text(tmp_pat
     assert _when_next("start of turn", True) == "at the start of your next turn"
     assert _when_next("end of turn", True) == "at the end of your turn"
     assert _when_next("ping", True) == "the next time \u201cping\u201d happens to you"
+
+
+# ---------------------------------------------------------------- abilities for the rest of the turn
+GRANT_GAME = '''game "Grant"
+players 1
+types thing
+abilities play
+zone hand: per player, public
+zone played: per player, public, play zone
+counter score: per player, 0
+counter turns: per player, 0
+card "Kit": thing
+  play: {USES} this turn, you may "tick: +1 score" where your score < 5: +1 score
+setup:
+  nothing
+turn:
+  +1 turns
+  if your turns == 1: play all "Kit" in the box
+  take actions
+  if your turns == 2: end game "two turns"
+score:
+  nothing
+'''
+
+
+def _grant_game(tmp_path: Path, uses: str):
+    (tmp_path / "game.rules").write_text(GRANT_GAME.replace("{USES}", uses))
+    return compile_game(str(tmp_path))
+
+
+def _offers(log: list[dict]) -> list[list[str]]:
+    return [e["options"] for e in log if e.get("t") == "decision" and e["kind"] == "action"]
+
+
+def test_a_granted_action_is_offered_its_number_of_times_then_not_after_the_turn(tmp_path):
+    d, _, _ = _grant_game(tmp_path, "2 times")
+    agent = ScriptedAgent(["tick: +1 score", "tick: +1 score", "end turn", "end turn"], strict=True)
+    eng = Engine(d, 1, [agent], 1)
+    result = eng.run()
+    assert result.scores[0] == 2
+    assert _offers(eng.game.log) == [["tick: +1 score", "end turn"], ["tick: +1 score", "end turn"], ["end turn"],
+                                     ["end turn"]]
+
+
+def test_any_number_of_times_stops_only_at_its_condition(tmp_path):
+    d, _, _ = _grant_game(tmp_path, "any number of times")
+    agent = ScriptedAgent(["tick: +1 score"] * 5 + ["end turn", "end turn"], strict=True)
+    eng = Engine(d, 1, [agent], 1)
+    assert eng.run().scores[0] == 5
+    assert _offers(eng.game.log)[5] == ["end turn"]  # 'where your score < 5' no longer holds
+
+
+def test_bots_take_granted_actions(tmp_path):
+    d, _, _ = _grant_game(tmp_path, "any number of times")
+    assert Engine(d, 1, [GreedyAgent()], 1).run().scores[0] == 5
+    assert {Engine(d, 1, [RandomAgent()], seed).run().scores[0] for seed in range(1, 10)} - {0}
+
+
+def test_zero_times_is_a_diagnostic(tmp_path):
+    import pytest
+
+    from cardscript.dsl.diagnostics import CompileError
+
+    with pytest.raises(CompileError) as info:
+        _grant_game(tmp_path, "0 times")
+    assert [d.code for d in info.value.diagnostics] == ["CS215"]
+    assert info.value.diagnostics[0].span.line == 10
+
+
+def test_granted_actions_render_their_printed_text():
+    from cardscript.dsl.front.build import build
+    from cardscript.dsl.tools.fmt import format_text
+    from cardscript.dsl.tools.render.statements import Statements
+
+    text = 'card "K": hero\n  play: once  this turn, you may "draw a card" where your power > 0 prefer 2: draw 1\n'
+    once = format_text(text)
+    assert once == 'card "K": hero\n  play: once this turn, you may "draw a card" where your power > 0 prefer 2: draw 1\n'
+    assert format_text(once) == once
+    grant = build(once).items[0].abilities[0].body.stmts[0]
+    assert Statements.s_grant(None, grant, None) == "once this turn, you may draw a card"  # type: ignore[arg-type]

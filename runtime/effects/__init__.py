@@ -20,7 +20,7 @@ Modules:
     :mod:`.changes`     changes to counters and marks;
     :mod:`.cards`       the built-in primitives on cards (move, take, shuffle, play, roll, ...);
     :mod:`.choices`     decisions: 'you may', 'choose', the free-action window;
-    :mod:`.timing`      delayed effects ('at the next "EVENT"').
+    :mod:`.timing`      delayed effects ('at the next "EVENT"'), abilities for the rest of the turn.
 
 Every class is re-exported here (``from cardscript.runtime import effects as E; E.Const``):
 the lowering builds them by these names and the IR schema and the reference are
@@ -119,7 +119,7 @@ from cardscript.runtime.effects.selectors import (
     ZoneRef,
     choose_cards,
 )
-from cardscript.runtime.effects.timing import Delay
+from cardscript.runtime.effects.timing import Delay, Grant
 
 # _EveryCard is listed so that the IR schema, generated from this namespace, keeps its entry.
 __all__ = [
@@ -151,6 +151,7 @@ __all__ = [
     "Flip",
     "ForCards",
     "ForPlayers",
+    "Grant",
     "HasHome",
     "HasWord",
     "Highest",

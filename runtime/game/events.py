@@ -120,5 +120,6 @@ class EventOps(GameState):
         self.turn_cmarks.clear()
         self.fired.clear()
         self.played_turn.clear()
+        self.granted.clear()  # "this turn"
         self.emit_log({"t": "turn", "turn": self.turn, "player": player})
 

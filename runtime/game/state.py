@@ -82,8 +82,10 @@ class GameState:
         self.turn_cmarks: dict[str, set[int]] = {}
         self.fired: set[tuple[int, int]] = set()
         self.played_turn: list[int] = []
-        #: the timing area (runtime/game/timing.py): delayed effects waiting for an event
+        #: the timing area (runtime/game/timing.py): delayed effects waiting for an event,
+        #: actions granted until the end of the turn
         self.delayed: list[Any] = []
+        self.granted: list[Any] = []
         self.decisions = 0
         self.trigger_depth = 0
         #: effect steps taken (the budget: ``step_limit``) and levels of effects running inside

@@ -1,5 +1,6 @@
 """Timing (issue 12): simultaneous triggers resolved in the order their player chooses,
-and delayed effects waiting for the next emit of an event.
+delayed effects waiting for the next emit of an event, and actions granted for the rest of
+the turn (:class:`GrantedAction`).
 
 A game that says ``triggers resolve in the order you choose`` (a rulebook's "If you have
 multiple triggered abilities, you resolve them in any order you choose", RULINGS JLD-15)
@@ -33,6 +34,29 @@ class DelayedEffect:
 
     def __init__(self, node: Any, player: int, ctx: Ctx):
         self.node, self.player, self.ctx = node, player, ctx
+
+
+class GrantedAction:
+    """An action a card granted its player until the turn ends (``Grant``: "Once this turn,
+    you may ..."). The action window offers it beside the game's actions, with the same
+    fields a bot reads on an ``ActionDef`` (``name``, ``choose`` None, ``cond``, ``body``,
+    ``prefer``).
+
+    Attributes:
+        player: the seat it is offered to.
+        left: uses left; -1 for any number.
+        ctx: the context it was granted in ('this' is the card that granted it).
+    """
+
+    __slots__ = ("body", "choose", "cond", "ctx", "left", "name", "player", "prefer")
+
+    def __init__(self, name: str, cond: Any, body: Any, prefer: Any, player: int, left: int, ctx: Ctx):
+        self.name, self.cond, self.body, self.prefer, self.choose = name, cond, body, prefer, None
+        self.player, self.left, self.ctx = player, left, ctx
+
+    def offered(self, g: Any, player: int) -> bool:
+        """Whether the action window of ``player`` offers it now."""
+        return self.player == player and self.left != 0 and (self.cond is None or self.cond.test(g, self.ctx))
 
 
 #: an ability waiting to resolve: a card's trigger and the card carrying it, or a delayed effect

@@ -125,7 +125,7 @@ from cardscript.dsl.front.ast.statements import (
     Word,
     ZoneArg,
 )
-from cardscript.dsl.front.ast.timing import Delayed, TriggerOrder
+from cardscript.dsl.front.ast.timing import Delayed, Grant, TriggerOrder
 
 __all__ = [
     "Abilities", "Ability", "Action", "ActiveSeat", "Answers", "AnyMarked", "AttrOf", "Attribute", "BinOp", "Body",
@@ -139,4 +139,4 @@ __all__ = [
     "StrArg", "SumAttr", "Text", "TieBreak", "Trigger", "Turn", "Types", "Uses", "Warn", "WinnerIs", "Word",
     "ZoneArg", "ZoneDecl", "ZoneEmpty", "ZoneRef",
 ]
-__all__ += ["Delayed", "TriggerOrder"]  # the timing area (issue 12)
+__all__ += ["Delayed", "Grant", "TriggerOrder"]  # the timing area (issue 12)

@@ -1,5 +1,5 @@
-"""AST of the timing area (issue 12): the order of simultaneous triggers and delayed
-effects. Annotations name the other AST classes as text; they resolve in
+"""AST of the timing area (issue 12): the order of simultaneous triggers, delayed
+effects and abilities for the rest of the turn. Annotations name the other AST classes as text; they resolve in
 :mod:`cardscript.dsl.front.ast` (this module is imported by the statements module)."""
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 from cardscript.dsl.front.ast.node import Node
 
 if TYPE_CHECKING:
+    from cardscript.dsl.front.ast.conditions import Cond
+    from cardscript.dsl.front.ast.expressions import Expr
     from cardscript.dsl.front.ast.statements import Body
 
 
@@ -24,3 +26,16 @@ class Delayed(Node):
     event: str
     yours: bool
     body: Body
+
+
+class Grant(Node):
+    """``once this turn, you may "LABEL" [where COND] [prefer EXPR]: body`` (or ``N times``,
+    ``any number of times``): an action the acting player is offered in the action window
+    until the turn ends. ``uses``: how many times, 0 for any number (-1: written
+    ``0 times``, a mistake the lowering reports)."""
+
+    label: str
+    uses: int
+    body: Body
+    cond: Cond | None = None
+    prefer: Expr | None = None

@@ -157,6 +157,11 @@ class Statements(Phrases):
         """'At the end of this turn, ...' for ``at the next "end of turn"`` (see :func:`_when_next`)."""
         return f"{_when_next(s.event, s.yours)}, {and_list(self.clauses(s.body, ctx))}"
 
+    def s_grant(self, s: A.Grant, ctx: Ctx) -> str:
+        """'Once this turn, you may LABEL': the label is the printed text of the ability."""
+        times = "once" if s.uses == 1 else "any number of times" if s.uses == 0 else f"{s.uses} times"
+        return f"{times} this turn, you may {s.label}"
+
     def s_call(self, c: A.Call, ctx: Ctx) -> str:
         """A call: in its own words, as a keyword or through a printed template (:class:`Calls`)."""
         raise NotImplementedError
