@@ -70,6 +70,10 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS211": ("over a limit of the game's size", 'card "Jab": hero\n  play:\n    repeat 1000:\n      repeat 1000: '
               "+1 power", "bound what the game needs: fewer components, fewer nested loops (docs/language.md, "
               "\"Limits\")"),
+    "CS215": ("an ability for the rest of the turn that can never be used",
+              'card "Jab": hero\n  play: 0 times this turn, you may "draw": draw 1',
+              "say how often it may be used: 'once this turn', 'N times this turn' (N at least 1) or 'any "
+              "number of times this turn'"),
     "CS220": ("mixed-in card left out", "$ cardscript cards GAME --mix OTHER-GAME",
               "a card of another set that uses its own rules cannot join; nothing to fix unless you want it: then "
               "write the rule it needs as a variant"),

@@ -73,7 +73,7 @@ class GreedyAgent(Agent):
             hinted = act.prefer is not None or (act.choose is not None and act.choose.prefer is not None)
             if hinted and values[i] < 0:
                 continue  # the script says this option is not worth taking now
-            key = (-rank[id(act)], values[i])
+            key = (-rank.get(id(act), len(rank)), values[i])  # actions granted this turn: after the game's
             if best_key is None or key > best_key:
                 best, best_key = i, key
         return best

@@ -14,7 +14,7 @@ class Decision:
 
     Attributes:
         player: seat index (0-based) of the player who decides.
-        kind: "action" | "card" | "player" | "yes/no".
+        kind: "action" | "card" | "player" | "yes/no" | "trigger" (which pending trigger resolves next).
         options: legal options; ``labels`` are what logs and humans see.
         labels: one readable label per option (computed on first use when given
             as a function, so bots that never read them pay nothing).

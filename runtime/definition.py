@@ -154,6 +154,8 @@ class GameDefinition:
     quiet_counters: frozenset[int] = frozenset()
     outcomes: list[tuple[str, Effect]] = field(default_factory=list)  # (text, condition), first match wins
     warnings: list[tuple[str, Effect]] = field(default_factory=list)  # (text, condition) tested after setup
+    #: 'triggers resolve in the order you choose': the event's player orders simultaneous triggers
+    triggers_in_chosen_order: bool = False
 
     def zone(self, name: str) -> ZoneDef:
         return next(z for z in self.zones if z.name == name)

@@ -68,6 +68,7 @@ class Symbols:
     scenario_steps: list[Any] = field(default_factory=list)
     quiet_events: list[str] = field(default_factory=list)
     quiet_counters: list[tuple[str, Span]] = field(default_factory=list)
+    trigger_order: A.TriggerOrder | None = None  # 'triggers resolve in the order you choose'
 
 
 def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tuple[Symbols, list[Diagnostic]]:
@@ -211,6 +212,8 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
             elif isinstance(item, A.Quiet):
                 sym.quiet_events.extend(item.events)
                 sym.quiet_counters.extend((c, item.span) for c in item.counters)
+            elif isinstance(item, A.TriggerOrder):
+                sym.trigger_order = item
     for (what, name), span in removed.items():
         table: dict[str, Any] | None = sym.cards if what == "card" else setups if what == "setup" else None
         if what == "action":

@@ -352,6 +352,7 @@ def to_ir(d: GameDefinition) -> dict[str, Any]:
         "score_counter": d.counters[d.score_counter].name if d.score_counter >= 0 else None,
         "tie_breaks": [E.to_ir(t) for t in d.tie_breaks],
         "passives": [[label, d.zones[z].name] for label, z in d.passives],
+        "triggers_in_chosen_order": d.triggers_in_chosen_order,
     }
 
 
@@ -405,7 +406,7 @@ def generate_schema() -> dict[str, Any]:
         "additionalProperties": False,
         "required": ["format", "game", "players", "zones", "counters", "types", "labels", "attributes", "cards",
                      "printings", "effects", "setup", "turn", "actions", "rules", "end_conditions", "score",
-                     "score_counter", "tie_breaks", "passives"],
+                     "score_counter", "tie_breaks", "passives", "triggers_in_chosen_order"],
         "properties": {
             "format": {"const": IR_FORMAT},
             "game": {"type": "string"},
@@ -461,6 +462,7 @@ def generate_schema() -> dict[str, Any]:
             "tie_breaks": {"type": "array", "items": {"$ref": "#/$defs/node"}},
             "passives": {"type": "array", "items": {"type": "array", "items": {"type": "string"},
                                                      "minItems": 2, "maxItems": 2}},
+            "triggers_in_chosen_order": {"type": "boolean"},
         },
         "$defs": {
             "node": {"type": "object", "minProperties": 1, "maxProperties": 1, "properties": node_props,

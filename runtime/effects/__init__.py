@@ -21,6 +21,7 @@ Modules:
     :mod:`.cards`       the built-in primitives on cards (move, take, shuffle, play, roll, ...);
     :mod:`.choices`     decisions: 'you may', 'choose', the free-action window;
     :mod:`.cardrules`   printed card text: 'choose one', attribute modifiers, the first player (issue 12).
+    :mod:`.timing`      delayed effects ('at the next "EVENT"'), abilities for the rest of the turn.
 
 Every class is re-exported here (``from cardscript.runtime import effects as E; E.Const``):
 the lowering builds them by these names and the IR schema and the reference are
@@ -120,6 +121,7 @@ from cardscript.runtime.effects.selectors import (
     ZoneRef,
     choose_cards,
 )
+from cardscript.runtime.effects.timing import Delay, Grant
 
 # _EveryCard is listed so that the IR schema, generated from this namespace, keeps its entry.
 __all__ = [
@@ -145,6 +147,7 @@ __all__ = [
     "CounterAdd",
     "CounterSet",
     "CounterValue",
+    "Delay",
     "Did",
     "Emit",
     "Emitted",
@@ -154,6 +157,7 @@ __all__ = [
     "ForCards",
     "ForPlayers",
     "GoFirst",
+    "Grant",
     "HasHome",
     "HasWord",
     "Highest",

@@ -11,6 +11,7 @@ from cardscript.runtime.effects.base import Node, as_number
 from cardscript.runtime.effects.selectors import choose_cards
 from cardscript.runtime.errors import MAX_ACTIONS_PER_TURN, RunawayError
 from cardscript.runtime.game import Game
+from cardscript.runtime.game.timing import GrantedAction
 
 
 class May(Node):
@@ -86,7 +87,8 @@ class _ActionValues:
                 if act is None:
                     out.append(0)
                 elif c is None:
-                    out.append(act.prefer.evaluate(g, ctx) if act.prefer is not None else 0)
+                    own = act.ctx if isinstance(act, GrantedAction) else ctx  # a granted action's own context
+                    out.append(act.prefer.evaluate(g, own) if act.prefer is not None else 0)
                 elif act.choose.prefer is not None:
                     sign, expr = act.choose.prefer
                     ctx.it = c
@@ -99,7 +101,9 @@ class _ActionValues:
 
 
 class TakeActions(Node):
-    """The free-action window: offer every legal action plus 'end turn' until the player ends it."""
+    """The free-action window: offer every legal action, then the actions granted for this
+    turn (:class:`~cardscript.runtime.game.timing.GrantedAction`), plus 'end turn', until the
+    player ends it."""
 
     __slots__ = ()
 
@@ -116,6 +120,7 @@ class TakeActions(Node):
                 elif act.cond is None or act.cond.test(g, ctx):
                     options.append((act, None))
             g.action_name = outer
+            options.extend((ga, None) for ga in g.granted if ga.offered(g, ctx.you))  # "... this turn, you may"
             options.append((None, None))
             pick = g.decide(Decision(ctx.you, "action", options, _ActionLabels(g, options), 1, 1, "action",
                                      _ActionValues(g, options, ctx)))[0]
@@ -124,8 +129,12 @@ class TakeActions(Node):
                 break
             taken += 1
             g.action_name = act.name
+            run_ctx = ctx.copy(it=card, frames=[{}])
+            if isinstance(act, GrantedAction):
+                act.left -= act.left > 0  # -1 stays: any number of times
+                run_ctx = act.ctx.copy(frames=[{}])
             try:
-                g.run_nested(act.body, ctx.copy(it=card, frames=[{}]))
+                g.run_nested(act.body, run_ctx)
             except RunawayError as exc:
                 exc.passing(f"action {act.name!r}")
                 raise

@@ -15,7 +15,9 @@ class EventOps(GameState):
     """Events, triggers and turns (part of :class:`~cardscript.runtime.game.Game`)."""
 
     def emit(self, name: str, player: int, it: int | None, source: int | None) -> None:
-        """Dispatch an event: rules first, then triggers of cards in the player's active zones."""
+        """Dispatch an event: rules first, then triggers of cards in the player's active zones,
+        then the delayed effects waiting for it (:mod:`.timing`; there too the order the
+        player chooses, when the game says so)."""
         key = (name, player)
         self.event_counts[key] = self.event_counts.get(key, 0) + 1
         if self.logging:
@@ -25,21 +27,34 @@ class EventOps(GameState):
             self.emit_log(entry)
         if self.trigger_depth >= MAX_TRIGGER_DEPTH:
             raise RunawayError(f"trigger chain deeper than {MAX_TRIGGER_DEPTH} at event {name!r} {self.where(source)}")
+        if self.d.triggers_in_chosen_order:
+            for trig in self.d.rules.get(name, ()):
+                self._fire(trig, -1, player, it)
+            pending = self.pending_triggers(name, player, it)  # type: ignore[attr-defined]  # TimingOps
+            while pending:
+                trig, card = self.next_trigger(pending, player)  # type: ignore[attr-defined]
+                if isinstance(trig, TriggerDef):
+                    self._fire(trig, card, player, it)
+                else:
+                    self.run_delayed(trig)  # type: ignore[attr-defined]
+            return
+        due = self.due_delayed(name, player) if self.delayed else ()  # type: ignore[attr-defined]
         for trig in self.d.rules.get(name, ()):
             self._fire(trig, -1, player, it)
         if it is not None and name in self.self_events:
             for trig in self.d.cards[self.card_type[it]].triggers:
                 if trig.of_this_card and trig.event == name:
                     self._fire(trig, it, player, it)
-        if name not in self.trigger_events:
-            return
-        for z in self.active_zones:
-            slot = self.zone_base[z.index] + (player if z.per_player else 0)
-            self.steps += len(self.slots[slot])
-            for card in list(self.slots[slot]):
-                for trig in self.d.cards[self.card_type[card]].triggers:
-                    if trig.event == name and not trig.of_this_card:
-                        self._fire(trig, card, player, it)
+        if name in self.trigger_events:
+            for z in self.active_zones:
+                slot = self.zone_base[z.index] + (player if z.per_player else 0)
+                self.steps += len(self.slots[slot])
+                for card in list(self.slots[slot]):
+                    for trig in self.d.cards[self.card_type[card]].triggers:
+                        if trig.event == name and not trig.of_this_card:
+                            self._fire(trig, card, player, it)
+        for x in due:  # delayed effects last, in the order they were set up
+            self.run_delayed(x)  # type: ignore[attr-defined]
 
     def _fire(self, trig: TriggerDef, card: int, player: int, it: int | None) -> None:
         if trig.your_turn and player != self.active:
@@ -106,5 +121,6 @@ class EventOps(GameState):
         self.fired.clear()
         self.played_turn.clear()
         self.attr_mods.clear()
+        self.granted.clear()  # "this turn"
         self.emit_log({"t": "turn", "turn": self.turn, "player": player})
 

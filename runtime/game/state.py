@@ -89,6 +89,10 @@ class GameState:
         self.attr_mods: list[list[Any]] = []
         #: the action running (a "the next ... you VERB" modifier applies within action VERB)
         self.action_name = ""
+        #: the timing area (runtime/game/timing.py): delayed effects waiting for an event,
+        #: actions granted until the end of the turn
+        self.delayed: list[Any] = []
+        self.granted: list[Any] = []
         self.decisions = 0
         self.trigger_depth = 0
         #: effect steps taken (the budget: ``step_limit``) and levels of effects running inside

@@ -127,6 +127,7 @@ from cardscript.dsl.front.ast.statements import (
     Word,
     ZoneArg,
 )
+from cardscript.dsl.front.ast.timing import Delayed, Grant, TriggerOrder
 
 __all__ = [
     "Abilities", "Ability", "Action", "ActiveSeat", "Answers", "AnyMarked", "AttrModifier", "AttrOf",
@@ -142,3 +143,4 @@ __all__ = [
     "StrArg", "SumAttr", "Text", "TieBreak", "Trigger", "Turn", "Types", "Uses", "Warn", "WinnerIs", "Word",
     "ZoneArg", "ZoneDecl", "ZoneEmpty", "ZoneRef",
 ]
+__all__ += ["Delayed", "Grant", "TriggerOrder"]  # the timing area (issue 12)

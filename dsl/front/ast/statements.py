@@ -9,6 +9,7 @@ from cardscript.dsl.front.ast.conditions import Cond
 from cardscript.dsl.front.ast.expressions import Expr
 from cardscript.dsl.front.ast.node import Node
 from cardscript.dsl.front.ast.selectors import CardSel, PlayerSel, ZoneRef
+from cardscript.dsl.front.ast.timing import Delayed, Grant
 
 
 # ---------------------------------------------------------------- calls
@@ -171,6 +172,7 @@ Stmt: TypeAlias = (
     Call | Choose | If | Otherwise | ForPlayers | ForCards | Repeat | CounterAdd | CounterSet | Mark
     | Resolve | Emit | EndGame | Let | Nothing | RunBlock
     | ChooseOne | AttrModifier  # cards area (issue 12)
+    | Delayed | Grant  # the timing area (issue 12)
 )
 
 

@@ -9,6 +9,7 @@ from cardscript.dsl.diagnostics import did_you_mean
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import Match, display, match_call, tokens_of
 from cardscript.dsl.front.lower.names import _TEXT_HINT, NameLowerer
+from cardscript.dsl.front.lower.timing import lower_timing
 from cardscript.runtime import effects as E
 
 
@@ -278,7 +279,7 @@ class BodyLowerer(NameLowerer):
                 self.err("CS206", f"{s.name} is not a block parameter here", s.span,
                          "a statement that is a single PARAMETER runs a {B: block} parameter")
             return E.RunBlock(s.name)
-        raise AssertionError(f"unknown statement {s!r}")
+        return lower_timing(self, s, params)  # the timing area's statements (issue 12), or an AssertionError
 
     def attr_modifier(self, s: A.AttrModifier, params: dict[str, str]) -> Any:
         """``cards with T cost 1 less for you this turn`` / ``the next T you VERB this turn

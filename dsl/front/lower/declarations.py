@@ -217,4 +217,4 @@ class Lowerer(BodyLowerer):
             attributes=attributes, types=tuple(sym.types),
             labels=tuple(sym.labels), sources=sources, quiet_events=frozenset(sym.quiet_events),
             quiet_counters=frozenset(self.counter(n, sp) for n, sp in sym.quiet_counters), outcomes=outcomes,
-            warnings=warns)
+            warnings=warns, triggers_in_chosen_order=sym.trigger_order is not None)

@@ -171,6 +171,16 @@ class Statements(Phrases):
     def s_let(self, s: A.Let, ctx: Ctx) -> str:
         return f"let {s.name} be {self.expr(s.value, ctx)}"
 
+    # ------------------------------------------------------------ the timing area (issue 12)
+    def s_delayed(self, s: A.Delayed, ctx: Ctx) -> str:
+        """'At the end of this turn, ...' for ``at the next "end of turn"`` (see :func:`_when_next`)."""
+        return f"{_when_next(s.event, s.yours)}, {and_list(self.clauses(s.body, ctx))}"
+
+    def s_grant(self, s: A.Grant, ctx: Ctx) -> str:
+        """'Once this turn, you may LABEL': the label is the printed text of the ability."""
+        times = "once" if s.uses == 1 else "any number of times" if s.uses == 0 else f"{s.uses} times"
+        return f"{times} this turn, you may {s.label}"
+
     def s_call(self, c: A.Call, ctx: Ctx) -> str:
         """A call: in its own words, as a keyword or through a printed template (:class:`Calls`)."""
         raise NotImplementedError
@@ -197,3 +207,15 @@ def _mentions(node: Any, what: str) -> bool:
     rebinds = (A.Choose, A.ForCards) if what == "it" else (A.ForPlayers,)
     fields = [f for f in node._fields if not (isinstance(node, rebinds) and f in ("body", "block"))]
     return any(_mentions(getattr(node, f), what) for f in fields)
+
+
+def _when_next(event: str, yours: bool) -> str:
+    """When a delayed effect runs, in words: an event named 'end of X' / 'start of X' reads
+    as the printed cards say it ("at the end of this turn", "at the start of your next
+    turn"); any other event as 'the next time "EVENT" happens'."""
+    edge, _, what = event.partition(" of ")
+    if edge in ("start", "end") and what and " " not in what:
+        if yours:
+            return f"at the {edge} of your {'next ' if edge == 'start' else ''}{what}"
+        return f"at the {edge} of {'this' if edge == 'end' else 'the next'} {what}"
+    return f"the next time {quoted(event)} happens{' to you' if yours else ''}"
