@@ -142,3 +142,41 @@ def test_do_after_the_end_stops_the_scenario(tmp_path: Path) -> None:
 def test_expect_after_the_end_still_runs(tmp_path: Path) -> None:
     res = run(tmp_path, END + "expect count all cards in your hand == 0\n")  # the score block gathers them
     assert res.passed, errors(res)
+
+
+# ---------------------------------------------------------------- 3. rigged setup
+DEAL = 'setup rig random "Harley Quinn", "Batman", "Batman", "Injustice The Flash"\n'
+KEPT = 'expect count all "Harley Quinn" in your character == 1\n'
+
+
+def test_setup_answers_choose_the_character(tmp_path: Path) -> None:
+    res = run(tmp_path, DEAL + 'setup answer "choose": "Harley Quinn"\n' + KEPT)
+    assert res.passed, errors(res)
+
+
+def test_without_setup_answers_setup_takes_the_first_option(tmp_path: Path) -> None:
+    res = run(tmp_path, DEAL + KEPT)
+    assert [(c, line) for c, line, _ in errors(res)] == [("CS301", 6)]
+
+
+def test_setup_answer_that_does_not_fit(tmp_path: Path) -> None:
+    res = run(tmp_path, DEAL + 'setup answer "Superman"\n' + KEPT)
+    (code, line, msg), = errors(res)
+    assert (code, line) == ("CS303", 5)
+    assert msg == "a setup answer does not fit: answer 'Superman' is not one of the options ['Batman', 'Harley Quinn']"
+
+
+def test_setup_answers_left_over(tmp_path: Path) -> None:
+    res = run(tmp_path, 'setup answer 0, 0, 0\n')
+    assert errors(res) == [("CS302", 5, "1 setup answer(s) left over: [0]")]
+
+
+def test_setup_rig_left_over(tmp_path: Path) -> None:
+    res = run(tmp_path, 'setup rig roll "6"\n')
+    assert errors(res) == [("CS302", 5, "setup rigged outcomes left over: [('roll', ['6'])]")]
+
+
+def test_setup_step_after_a_step_of_play(tmp_path: Path) -> None:
+    res = run(tmp_path, 'do: draw a card\nsetup answer 0\n')
+    assert [(c, line) for c, line, _ in errors(res)] == [("CS305", 6)]
+    assert res.diagnostics[0].hint.startswith("move it above line 5")

@@ -132,6 +132,7 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
     low = Lowerer(sym)
     definition = low.definition(program.sources)
     steps: list[tuple[Any, Any]] = []
+    setup: list[Any] = []
     seed = 1
     for st in sym.scenario_steps:
         if isinstance(st, A.Expect):
@@ -141,6 +142,12 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
             steps.append((st, low.body(st.body, {})))
         elif isinstance(st, A.Seed):
             seed = st.value
+        elif isinstance(st, S.SetupStep):
+            if steps:
+                low.diags.append(error("CS305", "a setup step after a step of play", st.span,
+                                       f"move it above line {steps[0][0].span.line}: setup runs before every "
+                                       "other step"))
+            setup.append(st.step)
         elif isinstance(st, S.ExpectError) and st.code not in CODES:
             low.diags.append(error("CS209", f"there is no diagnostic {st.code}", st.span,
                                    did_you_mean(st.code, CODES) or "name a code of docs/diagnostics.md, e.g. CS401"))
@@ -154,12 +161,7 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
     agent = ScenarioAgent(queue, fallback=_FirstOption())
     engine = Engine(definition, seats, [agent] * seats, seed)
     g = engine.game
-    try:
-        engine.setup()
-    except (GameOver, RunawayError, InvalidDecision, BadAnswer) as exc:
-        res.diagnostics.append(error("CS301", f"the game's setup failed: {exc}", None,
-                                     "the game cannot start as the scenario sets it up: check its 'players' line, "
-                                     "its variants and the game's setup"))
+    if not _setup(engine, setup, queue, res):
         return res
     agent.strict = True
     turns = _Turns()
@@ -192,6 +194,39 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
         res.diagnostics.append(error("CS302", f"{len(queue)} answer(s) left over: {queue}", sp,
                                      "remove the answers no decision used, or add the step that uses them"))
     return res
+
+
+def _setup(engine: Engine, setup: list[Any], queue: list[Any], res: ScenarioResult) -> bool:
+    """Run the game's setup with the scenario's ``setup answer`` and ``setup rig`` lines;
+    a decision they do not answer takes its first option. Returns False (with a
+    diagnostic) when the setup failed or left some of them unused."""
+    g = engine.game
+    for st in setup:
+        if isinstance(st, A.Answers):
+            queue.extend(_queued(a) for a in st.answers)
+        else:
+            g.rigged.append((st.kind, list(st.values)))
+    at = next((st.span for st in setup), None)
+    try:
+        engine.setup()
+    except (BadAnswer, RigError) as exc:
+        what = "answer" if isinstance(exc, BadAnswer) else "rigged outcome"
+        res.diagnostics.append(error("CS303", f"a setup {what} does not fit: {exc}", at,
+                                     "give the setup's decisions, in the order setup asks them, one of the "
+                                     "options they offer; rig cards that are there when setup shuffles or picks"))
+        return False
+    except (GameOver, RunawayError, InvalidDecision) as exc:
+        res.diagnostics.append(error("CS301", f"the game's setup failed: {exc}", None,
+                                     "the game cannot start as the scenario sets it up: check its 'players' line, "
+                                     "its variants and the game's setup"))
+        return False
+    if queue or g.rigged:
+        left = f"{len(queue)} setup answer(s) left over: {queue}" if queue else \
+            f"setup rigged outcomes left over: {g.rigged}"
+        res.diagnostics.append(error("CS302", left, at, "setup asked fewer decisions (or shuffled and picked "
+                                     "less) than the setup lines say: remove the ones it did not use"))
+        return False
+    return True
 
 
 #: The steps that play (the ones an 'expect error' is about).
