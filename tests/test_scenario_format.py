@@ -180,3 +180,40 @@ def test_setup_step_after_a_step_of_play(tmp_path: Path) -> None:
     res = run(tmp_path, 'do: draw a card\nsetup answer 0\n')
     assert [(c, line) for c, line, _ in errors(res)] == [("CS305", 6)]
     assert res.diagnostics[0].hint.startswith("move it above line 5")
+
+
+# ---------------------------------------------------------------- 5. traced logs
+TRACED = Path(__file__).parent / "scenarios" / "language" / "scenario-format-traced-log.scenario"
+
+
+def test_a_traced_log_names_the_statement_of_each_entry() -> None:
+    res = run_scenario(TRACED, trace=True)
+    assert res.passed, errors(res)
+    steps = res.log[res.setup_entries:]
+    to_box = [e for e in steps if e["t"] == "move" and e.get("to") == "box"]
+    assert to_box and {e["at"].replace("\\", "/").split("tests/")[-1] for e in to_box} == \
+        {"scenarios/language/scenario-format-traced-log.scenario:9:3"}
+    drawn = [e for e in steps if e["t"] == "move" and e.get("to") == "P1 hand"]
+    assert len(drawn) == 1
+    assert drawn[0]["at"].split(":")[0].endswith("core.rules")  # the rules' 'draw' effect moved it
+    assert all("at" in e for e in res.log[:res.setup_entries] if e["t"] == "move")
+
+
+def test_an_untraced_log_has_no_positions() -> None:
+    res = run_scenario(TRACED)
+    assert res.log and not any("at" in e for e in res.log)
+
+
+def test_cli_verbose_prints_the_traced_log_of_a_failing_scenario(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from cardscript.dsl.cli.main import main
+
+    bad = tmp_path / "bad.scenario"
+    bad.write_text(TRACED.read_text().replace("== 1", "== 2"))
+    out = CliRunner().invoke(main, ["test", "-v", str(bad)]).output
+    assert "game log after the setup" in out
+    assert "core.rules:" in out  # the rules' draw effect moved the card
+    assert "bad.scenario:9:3" in out  # the move of the 'do:' block
+    quiet = CliRunner().invoke(main, ["test", str(bad)]).output
+    assert "game log" not in quiet

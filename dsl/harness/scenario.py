@@ -45,6 +45,12 @@ class ScenarioResult:
     sources: dict[str, str] = field(default_factory=dict)
     expectations: int = 0
     internal: str = ""
+    #: the game's log (with ``trace``: each entry with an "at" field where a statement logged it)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    #: how many entries of ``log`` the setup wrote
+    setup_entries: int = 0
+    #: the compiled game, once the scenario compiled (for printing its log)
+    definition: Any = None
 
     @property
     def passed(self) -> bool:
@@ -65,8 +71,9 @@ def _excerpt(sources: dict[str, str], span: Span) -> str:
     return lines[span.line - 1].strip() if 0 < span.line <= len(lines) else ""
 
 
-def run_scenario(path: str | Path) -> ScenarioResult:
-    """Run a ``.scenario`` file.
+def run_scenario(path: str | Path, trace: bool = False) -> ScenarioResult:
+    """Run a ``.scenario`` file; with ``trace``, each entry of ``log`` records the script
+    position ('file:line:col') of the statement whose effect logged it (``cardscript test -v``).
 
     Returns:
         The result. Never raises: a mistake in the scenario or the scripts is a
@@ -77,7 +84,7 @@ def run_scenario(path: str | Path) -> ScenarioResult:
     path = Path(path)
     res = ScenarioResult(path.stem, str(path))
     try:
-        return _run(path, res)
+        return _run(path, res, trace)
     except Exception as exc:  # noqa: BLE001 -- an internal error: report it as one, keep the run going
         import traceback
 
@@ -102,7 +109,7 @@ def scenario_variant_headers(program: Any) -> list[A.Header]:
     return [h for h in heads[1:] if h.kind == "variant"]
 
 
-def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
+def _run(path: Path, res: ScenarioResult, trace: bool = False) -> ScenarioResult:
     try:
         program = load_program(path)
         wanted = scenario_variant_headers(program)
@@ -161,9 +168,13 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
     agent = ScenarioAgent(queue, fallback=_FirstOption())
     engine = Engine(definition, seats, [agent] * seats, seed)
     g = engine.game
+    res.log, res.definition = g.log, definition
+    if trace:
+        g.trace()
     if not _setup(engine, setup, queue, res):
         return res
     agent.strict = True
+    res.setup_entries = len(g.log)
     turns = _Turns()
     pending: S.ExpectError | None = None
     for st, compiled in steps:
