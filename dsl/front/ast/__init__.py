@@ -138,3 +138,8 @@ __all__ = [
     "StrArg", "SumAttr", "Text", "TieBreak", "Trigger", "Turn", "Types", "Uses", "Warn", "WinnerIs", "Word",
     "ZoneArg", "ZoneDecl", "ZoneEmpty", "ZoneRef",
 ]
+
+# scenario steps of issue 12 (area "scenarios"), kept apart from the list above
+from cardscript.dsl.front.ast.scenario import AnswerChecked, AnswerTo, ExpectError, ExpectOffered, SetupStep, Step
+
+__all__ += ["AnswerChecked", "AnswerTo", "ExpectError", "ExpectOffered", "SetupStep", "Step"]
