@@ -95,6 +95,9 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS304": ("scenario step after the end of the game",
               'scenario "Two ends"\nuses "GAME"\nplayers 2\n\ndo: end game "over"\nnext turn',
               "the game ended at an earlier step: remove this step, or end the scenario before the game ends"),
+    "CS305": ("setup step out of place",
+              'scenario "Late"\nuses "GAME"\nplayers 2\n\ndo: draw a card\nsetup answer "choose": 0',
+              "put 'setup answer' and 'setup rig' lines above every other step: the setup runs first"),
     "CS401": ("runaway trigger chain",
               'scenario "Loop"\nuses "GAME"\nplayers 2\n\neffect ping:\n  emit "ping"\nwhen "ping": ping\n\n'
               "do:\n  ping",

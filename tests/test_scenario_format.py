@@ -142,3 +142,78 @@ def test_do_after_the_end_stops_the_scenario(tmp_path: Path) -> None:
 def test_expect_after_the_end_still_runs(tmp_path: Path) -> None:
     res = run(tmp_path, END + "expect count all cards in your hand == 0\n")  # the score block gathers them
     assert res.passed, errors(res)
+
+
+# ---------------------------------------------------------------- 3. rigged setup
+DEAL = 'setup rig random "Harley Quinn", "Batman", "Batman", "Injustice The Flash"\n'
+KEPT = 'expect count all "Harley Quinn" in your character == 1\n'
+
+
+def test_setup_answers_choose_the_character(tmp_path: Path) -> None:
+    res = run(tmp_path, DEAL + 'setup answer "choose": "Harley Quinn"\n' + KEPT)
+    assert res.passed, errors(res)
+
+
+def test_without_setup_answers_setup_takes_the_first_option(tmp_path: Path) -> None:
+    res = run(tmp_path, DEAL + KEPT)
+    assert [(c, line) for c, line, _ in errors(res)] == [("CS301", 6)]
+
+
+def test_setup_answer_that_does_not_fit(tmp_path: Path) -> None:
+    res = run(tmp_path, DEAL + 'setup answer "Superman"\n' + KEPT)
+    (code, line, msg), = errors(res)
+    assert (code, line) == ("CS303", 5)
+    assert msg == "a setup answer does not fit: answer 'Superman' is not one of the options ['Batman', 'Harley Quinn']"
+
+
+def test_setup_answers_left_over(tmp_path: Path) -> None:
+    res = run(tmp_path, 'setup answer 0, 0, 0\n')
+    assert errors(res) == [("CS302", 5, "1 setup answer(s) left over: [0]")]
+
+
+def test_setup_rig_left_over(tmp_path: Path) -> None:
+    res = run(tmp_path, 'setup rig roll "6"\n')
+    assert errors(res) == [("CS302", 5, "setup rigged outcomes left over: [('roll', ['6'])]")]
+
+
+def test_setup_step_after_a_step_of_play(tmp_path: Path) -> None:
+    res = run(tmp_path, 'do: draw a card\nsetup answer 0\n')
+    assert [(c, line) for c, line, _ in errors(res)] == [("CS305", 6)]
+    assert res.diagnostics[0].hint.startswith("move it above line 5")
+
+
+# ---------------------------------------------------------------- 5. traced logs
+TRACED = Path(__file__).parent / "scenarios" / "language" / "scenario-format-traced-log.scenario"
+
+
+def test_a_traced_log_names_the_statement_of_each_entry() -> None:
+    res = run_scenario(TRACED, trace=True)
+    assert res.passed, errors(res)
+    steps = res.log[res.setup_entries:]
+    to_box = [e for e in steps if e["t"] == "move" and e.get("to") == "box"]
+    assert to_box and {e["at"].replace("\\", "/").split("tests/")[-1] for e in to_box} == \
+        {"scenarios/language/scenario-format-traced-log.scenario:9:3"}
+    drawn = [e for e in steps if e["t"] == "move" and e.get("to") == "P1 hand"]
+    assert len(drawn) == 1
+    assert drawn[0]["at"].split(":")[0].endswith("core.rules")  # the rules' 'draw' effect moved it
+    assert all("at" in e for e in res.log[:res.setup_entries] if e["t"] == "move")
+
+
+def test_an_untraced_log_has_no_positions() -> None:
+    res = run_scenario(TRACED)
+    assert res.log and not any("at" in e for e in res.log)
+
+
+def test_cli_verbose_prints_the_traced_log_of_a_failing_scenario(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from cardscript.dsl.cli.main import main
+
+    bad = tmp_path / "bad.scenario"
+    bad.write_text(TRACED.read_text().replace("== 1", "== 2"))
+    out = CliRunner().invoke(main, ["test", "-v", str(bad)]).output
+    assert "game log after the setup" in out
+    assert "core.rules:" in out  # the rules' draw effect moved the card
+    assert "bad.scenario:9:3" in out  # the move of the 'do:' block
+    quiet = CliRunner().invoke(main, ["test", str(bad)]).output
+    assert "game log" not in quiet

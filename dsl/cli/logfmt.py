@@ -29,6 +29,28 @@ def lines(log: list[dict[str, Any]], d: GameDefinition) -> Iterator[str]:
             yield line
 
 
+def traced_lines(log: list[dict[str, Any]], d: GameDefinition) -> Iterator[str]:
+    """The readable lines of a traced log (``cardscript test -v``: every entry, quiet or
+    not, the card moves too), each followed by the script position ('file:line:col', relative to the current folder when
+    inside it) of the statement that logged it."""
+    import contextlib
+    import os
+
+    for e in log:
+        # every entry, the quiet ones too: a failing scenario is read for what happened
+        line = format_entry(e, frozenset({"play"}), set())
+        if line is None:
+            line = _safe(f"  {e.get('t')}: {', '.join(f'{k} {v}' for k, v in e.items() if k not in ('t', 'at', 'id'))}")
+        at = e.get("at")
+        if at:
+            path, _, pos = str(at).rpartition(":")
+            path, _, row = path.rpartition(":")
+            with contextlib.suppress(ValueError):  # a path on another drive stays as it is
+                path = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
+            line = f"{line.rstrip()}    @ {terminal(f'{path}:{row}:{pos}')}"
+        yield line
+
+
 def format_entry(e: dict[str, Any], quiet_events: frozenset[str] | set[str], quiet_counters: set[str]) -> str | None:
     """One log entry as text, or None when it is not worth a line."""
     raw, e = e, {k: _safe(v) for k, v in e.items()}

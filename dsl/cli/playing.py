@@ -235,8 +235,10 @@ def _games_tables(console: Any, d: Any, games: int, summary: dict[str, Any], rea
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("-v", "--verbose", is_flag=True,
+              help="print a failing scenario's game log, each entry with the script line that caused it")
 @guard
-def test(paths: tuple[str, ...], fmt: str) -> None:
+def test(paths: tuple[str, ...], fmt: str, verbose: bool = False) -> None:
     """Run scenario files (.scenario) under PATHS."""
     from cardscript.dsl.harness.scenario import run_scenario
 
@@ -255,9 +257,11 @@ def test(paths: tuple[str, ...], fmt: str) -> None:
     failed = internal = 0
     report = []
     for f in files:
-        res = run_scenario(f)
+        res = run_scenario(f, trace=verbose)
         report.append({"file": str(f), "name": res.name, "passed": res.passed,
                        "diagnostics": [d.to_json() for d in res.diagnostics]})
+        if verbose and not res.passed:
+            report[-1]["log"] = res.log
         if not res.passed:
             failed += 1
         if res.internal:  # a bug in cardscript (CS900): the run goes on, the exit code is 3
@@ -269,6 +273,13 @@ def test(paths: tuple[str, ...], fmt: str) -> None:
             click.echo(terminal(f"{mark}  {res.name}  ({f})"))
             if not res.passed:
                 print_diags(res.diagnostics, res.sources, err=False)
+                if verbose and res.definition is not None:
+                    from cardscript.dsl.cli.logfmt import traced_lines
+
+                    click.echo(f"game log after the setup (its {res.setup_entries} entries left out), each line with "
+                               "the script line whose statement logged it:")
+                    for line in traced_lines(res.log[res.setup_entries:], res.definition):
+                        click.echo(line)
     if fmt == "json":
         click.echo(json.dumps(report, indent=2))
     else:

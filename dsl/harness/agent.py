@@ -80,8 +80,8 @@ class Misaddressed(BadAnswer):
 
 def offers(d: Decision, option: str) -> bool:
     """Whether ``d`` offers ``option``: a label equal to it ignoring case or, for an action
-    window, a label that is it after the action word ('Heavy Punch' is offered by
-    'buy Heavy Punch' and by 'play Heavy Punch')."""
+    window, a label that is it after the action word ('Card X' is offered by
+    'buy Card X' and by 'play Card X')."""
     want = option.lower()
     for label in d.labels:
         low = label.lower()

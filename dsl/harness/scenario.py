@@ -45,6 +45,12 @@ class ScenarioResult:
     sources: dict[str, str] = field(default_factory=dict)
     expectations: int = 0
     internal: str = ""
+    #: the game's log (with ``trace``: each entry with an "at" field where a statement logged it)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    #: how many entries of ``log`` the setup wrote
+    setup_entries: int = 0
+    #: the compiled game, once the scenario compiled (for printing its log)
+    definition: Any = None
 
     @property
     def passed(self) -> bool:
@@ -65,8 +71,9 @@ def _excerpt(sources: dict[str, str], span: Span) -> str:
     return lines[span.line - 1].strip() if 0 < span.line <= len(lines) else ""
 
 
-def run_scenario(path: str | Path) -> ScenarioResult:
-    """Run a ``.scenario`` file.
+def run_scenario(path: str | Path, trace: bool = False) -> ScenarioResult:
+    """Run a ``.scenario`` file; with ``trace``, each entry of ``log`` records the script
+    position ('file:line:col') of the statement whose effect logged it (``cardscript test -v``).
 
     Returns:
         The result. Never raises: a mistake in the scenario or the scripts is a
@@ -77,7 +84,7 @@ def run_scenario(path: str | Path) -> ScenarioResult:
     path = Path(path)
     res = ScenarioResult(path.stem, str(path))
     try:
-        return _run(path, res)
+        return _run(path, res, trace)
     except Exception as exc:  # noqa: BLE001 -- an internal error: report it as one, keep the run going
         import traceback
 
@@ -102,7 +109,7 @@ def scenario_variant_headers(program: Any) -> list[A.Header]:
     return [h for h in heads[1:] if h.kind == "variant"]
 
 
-def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
+def _run(path: Path, res: ScenarioResult, trace: bool = False) -> ScenarioResult:
     try:
         program = load_program(path)
         wanted = scenario_variant_headers(program)
@@ -132,6 +139,7 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
     low = Lowerer(sym)
     definition = low.definition(program.sources)
     steps: list[tuple[Any, Any]] = []
+    setup: list[Any] = []
     seed = 1
     for st in sym.scenario_steps:
         if isinstance(st, A.Expect):
@@ -141,6 +149,12 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
             steps.append((st, low.body(st.body, {})))
         elif isinstance(st, A.Seed):
             seed = st.value
+        elif isinstance(st, S.SetupStep):
+            if steps:
+                low.diags.append(error("CS305", "a setup step after a step of play", st.span,
+                                       f"move it above line {steps[0][0].span.line}: setup runs before every "
+                                       "other step"))
+            setup.append(st.step)
         elif isinstance(st, S.ExpectError) and st.code not in CODES:
             low.diags.append(error("CS209", f"there is no diagnostic {st.code}", st.span,
                                    did_you_mean(st.code, CODES) or "name a code of docs/diagnostics.md, e.g. CS401"))
@@ -154,14 +168,13 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
     agent = ScenarioAgent(queue, fallback=_FirstOption())
     engine = Engine(definition, seats, [agent] * seats, seed)
     g = engine.game
-    try:
-        engine.setup()
-    except (GameOver, RunawayError, InvalidDecision, BadAnswer) as exc:
-        res.diagnostics.append(error("CS301", f"the game's setup failed: {exc}", None,
-                                     "the game cannot start as the scenario sets it up: check its 'players' line, "
-                                     "its variants and the game's setup"))
+    res.log, res.definition = g.log, definition
+    if trace:
+        g.trace()
+    if not _setup(engine, setup, queue, res):
         return res
     agent.strict = True
+    res.setup_entries = len(g.log)
     turns = _Turns()
     pending: S.ExpectError | None = None
     for st, compiled in steps:
@@ -192,6 +205,39 @@ def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
         res.diagnostics.append(error("CS302", f"{len(queue)} answer(s) left over: {queue}", sp,
                                      "remove the answers no decision used, or add the step that uses them"))
     return res
+
+
+def _setup(engine: Engine, setup: list[Any], queue: list[Any], res: ScenarioResult) -> bool:
+    """Run the game's setup with the scenario's ``setup answer`` and ``setup rig`` lines;
+    a decision they do not answer takes its first option. Returns False (with a
+    diagnostic) when the setup failed or left some of them unused."""
+    g = engine.game
+    for st in setup:
+        if isinstance(st, A.Answers):
+            queue.extend(_queued(a) for a in st.answers)
+        else:
+            g.rigged.append((st.kind, list(st.values)))
+    at = next((st.span for st in setup), None)
+    try:
+        engine.setup()
+    except (BadAnswer, RigError) as exc:
+        what = "answer" if isinstance(exc, BadAnswer) else "rigged outcome"
+        res.diagnostics.append(error("CS303", f"a setup {what} does not fit: {exc}", at,
+                                     "give the setup's decisions, in the order setup asks them, one of the "
+                                     "options they offer; rig cards that are there when setup shuffles or picks"))
+        return False
+    except (GameOver, RunawayError, InvalidDecision) as exc:
+        res.diagnostics.append(error("CS301", f"the game's setup failed: {exc}", None,
+                                     "the game cannot start as the scenario sets it up: check its 'players' line, "
+                                     "its variants and the game's setup"))
+        return False
+    if queue or g.rigged:
+        left = f"{len(queue)} setup answer(s) left over: {queue}" if queue else \
+            f"setup rigged outcomes left over: {g.rigged}"
+        res.diagnostics.append(error("CS302", left, at, "setup asked fewer decisions (or shuffled and picked "
+                                     "less) than the setup lines say: remove the ones it did not use"))
+        return False
+    return True
 
 
 #: The steps that play (the ones an 'expect error' is about).

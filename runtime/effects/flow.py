@@ -14,11 +14,14 @@ from cardscript.runtime.game import Game
 class Seq(Node):
     """A block: runs its statements in order; each one's result becomes 'did' for the next."""
 
-    __slots__ = ("_depth", "stmts")
+    __slots__ = ("_at", "_depth", "stmts")
 
-    def __init__(self, stmts: list[Any]):
+    def __init__(self, stmts: list[Any], at: tuple[str, ...] | None = None):
         self.stmts = stmts
         self._depth = -1  # how deep its effect objects nest: found when first needed (depth())
+        #: where each statement is written ('file:line:col'), for traced logs (``Game.tracing``);
+        #: not part of the IR
+        self._at = at
 
     def depth(self) -> int:
         """How deep its effect objects nest (:func:`~.base.nest_depth`), found once."""
@@ -31,11 +34,28 @@ class Seq(Node):
         g.steps += len(self.stmts)
         if g.steps > g.step_limit:
             g.out_of_steps(ctx.this)
+        if g.tracing:
+            return self._traced(g, ctx)
         total = 0
         for s in self.stmts:
             r = s.run(g, ctx)
             ctx.did = r
             total += r
+        return total
+
+    def _traced(self, g: Game, ctx: Ctx) -> int:
+        """:meth:`run` that keeps ``g.at`` on the statement running, so that each log entry
+        records the script line whose effect logged it (the innermost statement)."""
+        at, outer, total = self._at, g.at, 0
+        try:
+            for i, s in enumerate(self.stmts):
+                if at is not None:
+                    g.at = at[i]
+                r = s.run(g, ctx)
+                ctx.did = r
+                total += r
+        finally:
+            g.at = outer
         return total
 
 

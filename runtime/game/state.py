@@ -35,6 +35,10 @@ class GameState:
         self.logging = log
         self.log: list[dict[str, Any]] = []
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
+        #: tracing (scenarios' ``test -v``): blocks keep ``at`` on the statement running, 'file:line:col'
+        #: (:meth:`trace` adds it to each log entry); off, nothing is recorded
+        self.tracing = False
+        self.at: str | None = None
         # components (numbered first: per-card zones and counters need their count)
         self.card_type: list[int] = []
         self.card_attrs: list[dict[str, Any]] = []
@@ -134,6 +138,17 @@ class GameState:
             self.log.append(entry)
             for fn in self.listeners:
                 fn(entry)
+
+    def trace(self) -> None:
+        """Turn tracing on: from now on each log entry gets an ``"at"`` field, the script
+        position ('file:line:col') of the statement whose effect logged it, when one ran."""
+        self.tracing = True
+
+        def stamp(entry: dict[str, Any]) -> None:
+            if self.at is not None:
+                entry["at"] = self.at
+
+        self.listeners.append(stamp)
 
     # ------------------------------------------------------------ layout
     def slot(self, zone: int, player: int) -> int:

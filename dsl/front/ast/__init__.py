@@ -144,3 +144,8 @@ __all__ = [
     "ZoneArg", "ZoneDecl", "ZoneEmpty", "ZoneRef",
 ]
 __all__ += ["Delayed", "Grant", "TriggerOrder"]  # the timing area (issue 12)
+
+# scenario steps of issue 12 (area "scenarios"), kept apart from the list above
+from cardscript.dsl.front.ast.scenario import AnswerChecked, AnswerTo, ExpectError, ExpectOffered, SetupStep, Step
+
+__all__ += ["AnswerChecked", "AnswerTo", "ExpectError", "ExpectOffered", "SetupStep", "Step"]

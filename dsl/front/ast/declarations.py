@@ -10,7 +10,18 @@ from cardscript.dsl.diagnostics import Span
 from cardscript.dsl.front.ast.conditions import Cond
 from cardscript.dsl.front.ast.expressions import Expr
 from cardscript.dsl.front.ast.node import Node
-from cardscript.dsl.front.ast.scenario import ActiveSeat, Answers, DoStep, Expect, Finish, NextTurn, Quiet, Rig, Seed
+from cardscript.dsl.front.ast.scenario import (
+    ActiveSeat,
+    Answers,
+    DoStep,
+    Expect,
+    Finish,
+    NextTurn,
+    Quiet,
+    Rig,
+    Seed,
+    Step,
+)
 from cardscript.dsl.front.ast.selectors import CardSel
 from cardscript.dsl.front.ast.statements import Body, CallItem
 from cardscript.dsl.front.ast.timing import TriggerOrder
@@ -193,7 +204,7 @@ class TieBreak(Node):
 Item: TypeAlias = (
     Header | Uses | Players | Types | Attribute | Abilities | Passive | ZoneDecl | CounterDecl | EffectDef
     | CardDef | Rule | Setup | Turn | Action | EndWhen | Score | Outcome | Warn | TieBreak | Expect | Answers | DoStep
-    | Seed | NextTurn | Finish | ActiveSeat | Rig | Quiet | Remove | PrintedLabel | TriggerOrder
+    | Seed | NextTurn | Finish | ActiveSeat | Rig | Quiet | Remove | PrintedLabel | TriggerOrder | Step
 )
 
 

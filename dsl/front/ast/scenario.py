@@ -101,3 +101,10 @@ class AnswerTo(Node):
 
     purpose: str
     answer: Answer
+
+
+class SetupStep(Step):
+    """``setup answer ...`` / ``setup rig ...``: answers or rigged outcomes for the game's
+    setup, read before it runs (the step is an :class:`Answers` or a :class:`Rig`)."""
+
+    step: Answers | Rig

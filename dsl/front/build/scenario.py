@@ -87,3 +87,15 @@ class ScenarioBuilder(BuilderBase):
 
     def answer_to(self, meta, c):
         return S.AnswerTo(self._sp(meta), _s(c[0]), c[1])
+
+    def setup_answers(self, meta, c):
+        return S.SetupStep(self._sp(meta), self.answers(meta, c))
+
+    def setup_rig_shuffle(self, meta, c):
+        return S.SetupStep(self._sp(meta), self.rig_shuffle(meta, c))
+
+    def setup_rig_random(self, meta, c):
+        return S.SetupStep(self._sp(meta), self.rig_random(meta, c))
+
+    def setup_rig_roll(self, meta, c):
+        return S.SetupStep(self._sp(meta), self.rig_roll(meta, c))

@@ -207,7 +207,8 @@ class BodyLowerer(NameLowerer):
             if isinstance(s, A.Let):
                 params[s.name] = "number"
             out.append(self.stmt(s, params))
-        return E.Seq(out)
+        # where each statement is written, for traced logs ('cardscript test -v')
+        return E.Seq(out, tuple(f"{s.span.file}:{s.span.line}:{s.span.column}" if s.span else "" for s in b.stmts))
 
     def stmt(self, s: Any, params: dict[str, str]) -> Any:
         if isinstance(s, A.Call):
