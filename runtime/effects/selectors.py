@@ -202,6 +202,8 @@ class Cards(Node):
         if not pool:
             return []
         high = 1 if q == "one" else max(0, min(self.count.evaluate(g, ctx), len(pool)))
+        if not high:  # 'up to 0' (a computed count) leaves nothing to choose: no question
+            return []
         low = 1 if q == "one" else 0
         return choose_cards(g, ctx.you, pool, low, high, self.purpose, self.prefer, ctx)
 

@@ -111,6 +111,12 @@ class SelectorBuilder(BuilderBase):
     def q_up_to(self, meta, c):
         return ("up to", A.Num(self._sp(meta), int(c[0])))
 
+    def q_up_to_expr(self, meta, c):
+        return ("up to", c[0])
+
+    def q_up_to_param(self, meta, c):
+        return ("up to", A.Param(self._sp(meta), str(c[0])))
+
     def q_random(self, meta, c):
         return ("random", None)
 

@@ -150,11 +150,16 @@ class Phrases:
             return f"the {sel.kind} {what} of {self.zone(sel.zones[0], ctx)}"
         head = self.quantity(sel, ctx)
         pre, post = self.filters(sel, ctx)
-        return " ".join(filter(None, [head, pre, self.place(sel, ctx, moving), post]))
+        text = " ".join(filter(None, [head, pre, self.place(sel, ctx, moving), post]))
+        if sel.quantity == "up to" and sel.count is not None and not isinstance(sel.count, (A.Num, A.Param)):
+            text += f", where X is {self.expr(sel.count, ctx)}"  # a computed count: "up to X cards ..."
+        return text
 
     def quantity(self, sel: A.CardSel, ctx: Ctx) -> str:
         q = sel.quantity
         count = self.expr(sel.count, ctx) if sel.count is not None else ""
+        if q == "up to" and sel.count is not None and not isinstance(sel.count, (A.Num, A.Param)):
+            count = "X"
         if sel.name:
             return f"{count} {sel.name}" if q == "n" else f"all {sel.name}"
         plural = q in ("all", "up to", "random n") or (q == "n" and count != "1")
@@ -257,8 +262,19 @@ class Phrases:
                 return f"the {self.counter(e.name)} of {self.cards(e.cards, ctx, False)}"
             return f"{owner}{self.counter(e.name)}"
         if isinstance(e, A.BinOp):
-            return f"{self.expr(e.left, ctx)} {e.op} {self.expr(e.right, ctx)}"
+            return self.arith(e, ctx)
         return type(e).__name__.lower()
+
+    def arith(self, e: A.BinOp, ctx: Ctx) -> str:
+        """'E / F' and 'E mod F' read as printed cards say them ("half ..., rounded down")."""
+        left, right = self.expr(e.left, ctx), self.expr(e.right, ctx)
+        if e.op == "/":
+            if isinstance(e.right, A.Num) and e.right.value == 2:
+                return f"half {left}, rounded down"
+            return f"{left} divided by {right}, rounded down"
+        if e.op == "mod":
+            return f"the remainder of {left} divided by {right}"
+        return f"{left} {e.op} {right}"
 
     def attr_of(self, attr: str, card: A.CardSel, ctx: Ctx) -> str:
         if card.kind == "it" and (ctx.it.phrase is None or ctx.it.used):
@@ -272,6 +288,9 @@ class Phrases:
         return method(c, ctx) if method else type(c).__name__.lower()
 
     def c_compare(self, c: A.Compare, ctx: Ctx) -> str:
+        parity = _parity(c)
+        if parity:
+            return f"{self.expr(c.left.left, ctx)} is {parity}"  # type: ignore[union-attr]
         left, right = self.expr(c.left, ctx), self.expr(c.right, ctx)
         if isinstance(c.right, A.Num) and c.op in (">=", "<="):
             return f"{left} is {right} or {'more' if c.op == '>=' else 'less'}"
@@ -324,6 +343,16 @@ class Phrases:
         line = lines[span.line - 1]
         end = span.end_column - 1 if span.end_line == span.line else len(line)
         return line[span.column - 1:end]
+
+
+def _parity(c: A.Compare) -> str:
+    """'even' / 'odd' for 'E mod 2 == 0' ('!= 1'), 'E mod 2 == 1' ('!= 0'); else ''."""
+    left, right = c.left, c.right
+    if not (isinstance(left, A.BinOp) and left.op == "mod" and isinstance(left.right, A.Num)
+            and left.right.value == 2 and isinstance(right, A.Num) and right.value in (0, 1)
+            and c.op in ("==", "!=")):
+        return ""
+    return "even" if (right.value == 0) == (c.op == "==") else "odd"
 
 
 def _is_one(e: Any) -> bool:
