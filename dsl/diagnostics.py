@@ -75,6 +75,10 @@ CODES: dict[str, tuple[str, str, str]] = {
               "write the rule it needs as a variant"),
     "CS221": ("mixed-in card has a taken name", "$ cardscript cards GAME --mix OTHER-GAME",
               "the game's own card of that name is kept"),
+    "CS230": ("replacement of an unknown effect",
+              'card "Hoarder": hero\n  instead of gian {C: cards}: move C to your deck',
+              "'instead of PATTERN' names an effect the game's scripts define, with its words and parameter "
+              "slots (docs/language.md, \"Replacement effects\")"),
     "CS301": ("scenario expectation failed",
               'scenario "Nine power"\nuses "GAME"\nplayers 2\n\nexpect your power == 9',
               "the game state differs from what the scenario expects"),

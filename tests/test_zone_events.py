@@ -93,3 +93,46 @@ def test_the_lint_knows_a_remainder_is_below_its_divisor(tmp_path: Path) -> None
     can = ('card "Can": hero, cost 2\n  play:\n    if your meter mod 2 == 1: draw a card\n'
            '    if your meter / 2 == 4: draw a card\n')
     assert [d.code for d in _check(tmp_path, can)] == []
+
+
+# ---------------------------------------------------------------- replacements
+def test_a_replacement_of_an_unknown_effect_is_cs230_with_the_closest(tmp_path: Path) -> None:
+    diags = _check(tmp_path, 'card "Hoarder": hero\n  instead of gian {C: cards}: move C to your deck\n')
+    bad = [d for d in diags if d.code == "CS230"]
+    assert [(d.span.line, d.span.column) for d in bad] == [(4, 3)]
+    assert "gain {C: cards}" in bad[0].hint
+
+
+def test_a_replacement_of_a_builtin_is_cs230(tmp_path: Path) -> None:
+    diags = _check(tmp_path, 'card "Hoarder": hero\n  instead of move {C: cards} to {Z: zone}: nothing\n')
+    assert [(d.code, d.span.line) for d in diags if d.severity == "error"] == [("CS230", 4)]
+    assert "built-in" in diags[0].message
+
+
+def test_a_replacement_body_sees_only_its_own_parameter_names(tmp_path: Path) -> None:
+    """The pattern's names bind the arguments: the effect's own name (C in dc-core) is not
+    bound when the replacement calls it X (the call gets no cards: CS204, as in an effect)."""
+    assert _errors(tmp_path, 'card "Hoarder": hero\n  instead of gain {X: cards}: move C to your deck\n') \
+        == [("CS204", 4)]
+    assert _errors(tmp_path, 'card "Hoarder": hero\n  instead of gain {X: cards}: move X to your deck\n') == []
+
+
+def test_a_replacement_renders_and_formats(tmp_path: Path) -> None:
+    text = ('card "Jammer": hero, cost 2\n'
+            "  instead of a foe's draw {N: number} first time each turn: move the top card of their deck to their "
+            'discard\n'
+            'card "Stash": hero, cost 2\n'
+            '  instead of gain {C: cards}: move C to your deck\n')
+    assert format_text(HEADER + text) == HEADER + text
+    out = _render(tmp_path, text)
+    assert "the first time each turn a foe would draw, instead move the top card of their deck" in out
+    assert "if you would gain a card, instead move it to your deck" in out
+
+
+def test_a_replacement_is_in_the_ir(tmp_path: Path) -> None:
+    path = tmp_path / "zones.cards"
+    path.write_text(HEADER + 'card "Stash": hero, cost 2\n  instead of gain {C: cards}: move C to your deck\n',
+                    encoding="utf-8")
+    res = CliRunner().invoke(main, ["compile", str(path)])
+    assert res.exit_code == 0, res.output
+    assert '"replacements"' in res.output and '"effect": "gain {C: cards}"' in res.output

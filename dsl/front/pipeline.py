@@ -316,10 +316,15 @@ def to_ir(d: GameDefinition) -> dict[str, Any]:
     for c in d.cards:
         roots.append(list(c.abilities.values()))
         roots.append([t.body for t in c.triggers])
+        roots.append([r.body for r in c.replacements])
     walk(roots)
 
     def trig(t: Any) -> dict[str, Any]:
         return {"event": t.event, "first_time": t.first_time, "your_turn": t.your_turn, "body": E.to_ir(t.body)}
+
+    def replacement(r: Any) -> dict[str, Any]:  # 'instead of ...' (issue 12)
+        return {"effect": r.effect, "names": list(r.names), "foes": r.foes, "first_time": r.first_time,
+                "body": E.to_ir(r.body)}
 
     return {
         "format": IR_FORMAT,
@@ -337,7 +342,9 @@ def to_ir(d: GameDefinition) -> dict[str, Any]:
                    "home": d.zones[c.home].name if c.home >= 0 else None,
                    "abilities": {k: E.to_ir(v) for k, v in c.abilities.items()},
                    "passive": {k: {d.counters[i].name: a for i, a in v.items()} for k, v in c.passive.items()},
-                   "triggers": [trig(t) for t in c.triggers]} for c in d.cards],
+                   "triggers": [trig(t) for t in c.triggers],
+                   **({"replacements": [replacement(r) for r in c.replacements]} if c.replacements else {})}
+                  for c in d.cards],
         "printings": [{"card": p.card.name, "copies": p.copies, "attributes": dict(p.attrs)} for p in d.printings],
         "effects": {k: effects[k] for k in sorted(effects)},
         "setup": E.to_ir(d.setup),
@@ -394,6 +401,11 @@ def generate_schema() -> dict[str, Any]:
     trig = {"type": "object", "additionalProperties": False, "required": ["event", "first_time", "your_turn", "body"],
             "properties": {"event": {"type": "string"}, "first_time": {"type": "boolean"},
                            "your_turn": {"type": "boolean"}, "body": {"$ref": "#/$defs/node"}}}
+    replacement = {"type": "object", "additionalProperties": False,
+                   "required": ["effect", "names", "foes", "first_time", "body"],
+                   "properties": {"effect": {"type": "string"}, "names": {"type": "array", "items": {"type": "string"}},
+                                  "foes": {"type": "boolean"}, "first_time": {"type": "boolean"},
+                                  "body": {"$ref": "#/$defs/node"}}}
     nullable_node = {"anyOf": [{"$ref": "#/$defs/node"}, {"type": "null"}]}
     string_list = {"type": "array", "items": {"type": "string"}}
     return {
@@ -435,7 +447,8 @@ def generate_schema() -> dict[str, Any]:
                                "abilities": {"type": "object", "additionalProperties": {"$ref": "#/$defs/node"}},
                                "passive": {"type": "object", "additionalProperties": {
                                    "type": "object", "additionalProperties": {"type": "integer"}}},
-                               "triggers": {"type": "array", "items": trig}}}},
+                               "triggers": {"type": "array", "items": trig},
+                               "replacements": {"type": "array", "items": replacement}}}},
             "printings": {"type": "array", "items": {
                 "type": "object", "additionalProperties": False, "required": ["card", "copies", "attributes"],
                 "properties": {"card": {"type": "string"}, "copies": {"type": "integer", "minimum": 0},

@@ -125,6 +125,10 @@ from cardscript.dsl.front.ast.statements import (
     Word,
     ZoneArg,
 )
+from cardscript.dsl.front.ast.zones import (
+    CameFrom,
+    Replacement,
+)
 
 __all__ = [
     "Abilities", "Ability", "Action", "ActiveSeat", "Answers", "AnyMarked", "AttrOf", "Attribute", "BinOp", "Body",
@@ -138,3 +142,4 @@ __all__ = [
     "StrArg", "SumAttr", "Text", "TieBreak", "Trigger", "Turn", "Types", "Uses", "Warn", "WinnerIs", "Word",
     "ZoneArg", "ZoneDecl", "ZoneEmpty", "ZoneRef",
 ]
+__all__ += ["CameFrom", "Replacement"]  # zones (issue 12)

@@ -13,6 +13,7 @@ from cardscript.dsl.front.ast.node import Node
 from cardscript.dsl.front.ast.scenario import ActiveSeat, Answers, DoStep, Expect, Finish, NextTurn, Quiet, Rig, Seed
 from cardscript.dsl.front.ast.selectors import CardSel
 from cardscript.dsl.front.ast.statements import Body, CallItem
+from cardscript.dsl.front.ast.zones import Replacement
 
 
 # ---------------------------------------------------------------- declarations
@@ -124,6 +125,7 @@ class CardDef(Node):
     abilities: tuple[Ability, ...]
     triggers: tuple[Trigger, ...]
     faces: tuple[str, ...] = ()
+    replacements: tuple[Replacement, ...] = ()  # 'instead of ...' (issue 12)
 
 
 # ---------------------------------------------------------------- rules
