@@ -136,3 +136,21 @@ def test_a_replacement_is_in_the_ir(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["compile", str(path)])
     assert res.exit_code == 0, res.output
     assert '"replacements"' in res.output and '"effect": "gain {C: cards}"' in res.output
+
+
+# ---------------------------------------------------------------- where cards came from
+def test_came_from_gained_and_other_name_render_and_format(tmp_path: Path) -> None:
+    text = ('card "Scout": hero, cost 3\n'
+            '  when "gain": if it came from the main-deck: +1 power\n'
+            '  play: draw (count all cards you gained this turn with a different name from this card)\n')
+    assert _errors(tmp_path, text) == []
+    assert format_text(HEADER + text) == HEADER + text
+    out = _render(tmp_path, text)
+    assert "if it came from the main deck, +1 power" in out
+    assert "card you gained this turn with a different name from this card" in out
+
+
+def test_you_gained_this_turn_is_a_place_not_words(tmp_path: Path) -> None:
+    """A call's card argument with the place 'you gained this turn' is a selector (passed
+    to {C: cards}), never flattened into the words of a pattern."""
+    assert _errors(tmp_path, 'card "Scout": hero, cost 3\n  play: destroy all cards you gained this turn\n') == []

@@ -66,6 +66,7 @@ from cardscript.runtime.effects.choices import (
 from cardscript.runtime.effects.conditions import (
     And,
     AnyFoeMarked,
+    CameFrom,
     CardMarked,
     Compare,
     Did,
@@ -127,6 +128,7 @@ __all__ = [
     "AsPlayers",
     "AttrOf",
     "Call",
+    "CameFrom",
     "CardCounter",
     "CardMarked",
     "Cards",

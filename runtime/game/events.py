@@ -105,5 +105,6 @@ class EventOps(GameState):
         self.turn_cmarks.clear()
         self.fired.clear()
         self.played_turn.clear()
+        self.gained_turn.clear()
         self.emit_log({"t": "turn", "turn": self.turn, "player": player})
 

@@ -109,6 +109,10 @@ class GameState:
         for card, t in enumerate(self.card_type):
             self.type_cards[t].append(card)
         self.replacing: set[tuple[int, int]] = set()
+        #: the slot each card was last moved out of (-1: never moved), for 'came from'
+        self.came_from: list[int] = [-1] * ncards
+        #: (card, seat) for each card a seat took into a zone ('take ... into') this turn
+        self.gained_turn: list[tuple[int, int]] = []
         words = [ct.types | ct.keywords for ct in d.cards]
         self.card_words = [words[t] for t in self.card_type]
 

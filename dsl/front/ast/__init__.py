@@ -18,6 +18,7 @@ from __future__ import annotations
 from cardscript.dsl.front.ast.conditions import (
     AnyMarked,
     BoolOp,
+    CameFrom,
     Compare,
     Cond,
     Did,
@@ -126,7 +127,6 @@ from cardscript.dsl.front.ast.statements import (
     ZoneArg,
 )
 from cardscript.dsl.front.ast.zones import (
-    CameFrom,
     Replacement,
 )
 

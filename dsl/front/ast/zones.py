@@ -1,10 +1,9 @@
 """AST nodes of the "zones" area (issue 12): a card's replacement of an effect call
-(:class:`Replacement`) and the condition on the zone a card came from (:class:`CameFrom`)."""
+(:class:`Replacement`); the condition 'came from' is a condition (:mod:`.conditions`)."""
 
 from __future__ import annotations
 
 from cardscript.dsl.front.ast.node import Node
-from cardscript.dsl.front.ast.selectors import CardSel, ZoneRef
 from cardscript.dsl.front.ast.statements import Body, CallItem
 
 
@@ -21,9 +20,3 @@ class Replacement(Node):
     foes: bool = False
     first_time: bool = False
 
-
-class CameFrom(Node):
-    """``CARDS came from ZONE``: every selected card's last move was out of that zone."""
-
-    cards: CardSel
-    zone: ZoneRef

@@ -183,6 +183,8 @@ class Phrases:
             return "you played this turn"
         if sel.control:
             return "you control"
+        if sel.gained:
+            return "you gained this turn"
         return ""
 
     def controlled(self, z: A.ZoneRef) -> bool:
@@ -201,6 +203,8 @@ class Phrases:
             elif f.kind == "where":
                 text = self.where(f.cond, ctx)
                 (pre if text.startswith("with ") else post).append(text)
+            elif f.kind == "other_name" and f.card is not None:
+                post.append(f"with a different name from {self.cards(f.card, ctx, False)}")
         return " ".join(pre), " ".join(post)
 
     def where(self, cond: Any, ctx: Ctx) -> str:
@@ -319,6 +323,9 @@ class Phrases:
 
     def c_has(self, c: A.Has, ctx: Ctx) -> str:
         return f"{self.cards(c.card, ctx, False)} has {self.names.get(c.words, title(c.words))}"
+
+    def c_camefrom(self, c: A.CameFrom, ctx: Ctx) -> str:
+        return f"{self.cards(c.cards, ctx, False)} came from {self.zone(c.zone, ctx)}"
 
     def c_hashome(self, c: A.HasHome, ctx: Ctx) -> str:
         return f"{self.cards(c.card, ctx, False)} has a home"
