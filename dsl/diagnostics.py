@@ -83,6 +83,10 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS235": ("a modal choice with one mode", 'card "Jab": hero\n  play: choose one: draw a card',
               "write the other modes after '; or' (\"choose one: +2 power; or draw a card\"), or drop "
               "'choose one:' when there is no choice"),
+    "CS230": ("replacement of an unknown effect",
+              'card "Hoarder": hero\n  instead of gian {C: cards}: move C to your deck',
+              "'instead of PATTERN' names an effect the game's scripts define, with its words and parameter "
+              "slots (docs/language.md, \"Replacement effects\")"),
     "CS301": ("scenario expectation failed",
               'scenario "Nine power"\nuses "GAME"\nplayers 2\n\nexpect your power == 9',
               "the game state differs from what the scenario expects"),

@@ -65,6 +65,30 @@ class TriggerDef:
     of_this_card: bool = False  # fires for the card the event is about, wherever it is
 
 
+@dataclass(frozen=True)
+class ReplacementDef:
+    """``instead of [a foe's] PATTERN [, first time each turn]: body`` on a card (issue 12).
+
+    Attributes:
+        uid: unique number (shared with triggers), for 'first time each turn'.
+        card: the index of the card type carrying it.
+        effect: the replaced effect's pattern, for messages and the IR.
+        names: the names the replacement gives the effect's parameters, in order.
+        body: what runs instead of the call.
+        foes: armed for the calls of a foe of the zone's player (else of that player).
+        first_time: replaces at most once per turn (per card).
+    """
+
+    uid: int
+    card: int
+    effect: str
+    names: tuple[str, ...]
+    body: Effect
+    foes: bool = False
+    first_time: bool = False
+    source: str = ""  # file:line, for runaway-chain messages
+
+
 @dataclass
 class CardType:
     """One card definition (all its printings share name, types and abilities).
@@ -92,6 +116,7 @@ class CardType:
     text: str = ""
     source: str = ""
     faces: tuple[str, ...] = ()  # a die's faces; 'roll' shows one of them
+    replacements: tuple[ReplacementDef, ...] = ()  # 'instead of ...' while in an active zone
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,8 @@ def tokens_of(items: tuple[A.CallItem, ...]) -> list[tuple[Any, ...]]:
 
 
 def _flatten(sel: A.CardSel) -> list[tuple[Any, ...]] | None:
-    if sel.kind != "pick" or sel.zones or sel.in_param or sel.played or sel.control or sel.filters or sel.name:
+    if sel.kind != "pick" or sel.zones or sel.in_param or sel.played or sel.control or sel.filters or sel.name \
+            or sel.gained:
         return None
     words: list[tuple[Any, ...]] = []
     q = sel.quantity

@@ -94,7 +94,12 @@ def caused_by_broken(d: Diagnostic, broken: list[str]) -> bool:
     if m is None:
         return False
     word = (m.group(1) or m.group(2)).split("{")[0].strip()
-    return bool(word) and any(word in text for text in broken)
+    if not word:
+        return False
+    # A missing declaration ("add 'players 2 to 4'") is the broken item's own, when that item
+    # starts with the same keyword ("players 2 to 1000000000").
+    head = word.split()[0]
+    return any(word in text or text.split()[:1] == [head] for text in broken)
 
 
 def past_broken(program: Program, diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -69,6 +69,7 @@ from cardscript.runtime.effects.choices import (
 from cardscript.runtime.effects.conditions import (
     And,
     AnyFoeMarked,
+    CameFrom,
     CardMarked,
     Compare,
     Did,
@@ -133,6 +134,7 @@ __all__ = [
     "AttrFor",
     "AttrOf",
     "Call",
+    "CameFrom",
     "CardCounter",
     "CardMarked",
     "Cards",

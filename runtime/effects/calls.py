@@ -76,11 +76,13 @@ class UserEffect(Node):
     """An effect defined in script (``effect ...:``). ``body`` is set after lowering so
     that effects may call each other; ``params`` are (name, kind) pairs."""
 
-    __slots__ = ("body", "name", "params")
+    __slots__ = ("body", "name", "params", "replacements")
     _opaque = True  # its body runs where it is called, not where a call names it
 
     def __init__(self, name: str, params: list[tuple[str, str]]):
         self.name, self.params, self.body = name, params, None
+        #: cards' 'instead of' this effect (ReplacementDef), set by the lowering; usually none
+        self.replacements: tuple[Any, ...] = ()
 
     def ir(self) -> dict[str, Any]:
         return {"UserEffect": {"name": self.name, "params": [list(p) for p in self.params], "body": to_ir(self.body)}}
@@ -115,6 +117,10 @@ class Call(Node):
                 bound[name] = arg.slots(g, ctx)
             else:  # type / text
                 bound[name] = arg
+        if self.effect.replacements:
+            found = g.replacement(self.effect.replacements, ctx.you)
+            if found is not None:
+                return g.run_replacement(found, bound, [k for _, k in self.effect.params], ctx)
         inner = Ctx(ctx.you, ctx.them, ctx.it, ctx.this, bound, [*ctx.frames, {}], ctx.depth + 1)
         body = self.effect.body
         assert body is not None, f"effect {self.effect.name!r} was never lowered"

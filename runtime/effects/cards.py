@@ -67,6 +67,7 @@ class Take(Node):
                 continue
             g.move(c, slots[0])
             g.owner[c] = ctx.you
+            g.gained_turn.append((c, ctx.you))
             n += 1
         return n
 

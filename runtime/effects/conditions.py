@@ -257,3 +257,18 @@ class WinnerIs(Node):
 
     def test(self, g: Game, ctx: Ctx) -> bool:
         return sorted(self.players.players(g, ctx)) == sorted(g.winners)
+
+
+class CameFrom(Node):
+    """'CARDS came from ZONE' (issue 12): every selected card (and there is one) was last
+    moved out of one of the zone reference's slots ("if you gained it from the main deck")."""
+
+    __slots__ = ("cards", "zone")
+
+    def __init__(self, cards: Any, zone: Any):
+        self.cards, self.zone = cards, zone
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        cs = self.cards.cards(g, ctx)
+        slots = self.zone.slots(g, ctx)
+        return bool(cs) and all(g.came_from[c] in slots for c in cs)

@@ -51,7 +51,11 @@ PRODUCT_LIMIT = 10**18
 
 
 class Arith(Node):
-    """E + E, E - E, E * E."""
+    """E + E, E - E, E * E, E / E and E mod E.
+
+    Division rounds down (toward minus infinity, ``-7 / 2`` is -4) and ``E mod F`` is what
+    is left, ``E - (E / F) * F`` (it takes the sign of F). A division by zero is 0 and
+    ``E mod 0`` is E, so that ``(E / F) * F + E mod F == E`` always holds: never an error."""
 
     __slots__ = ("left", "operator", "right")
 
@@ -65,6 +69,10 @@ class Arith(Node):
             return a + b
         if o == "-":
             return a - b
+        if o == "/":
+            return a // b if b else 0
+        if o == "mod":
+            return a % b if b else a
         # A product saturates, so that a loop squaring a value cannot grow it without end.
         return max(-PRODUCT_LIMIT, min(PRODUCT_LIMIT, a * b))
 

@@ -131,6 +131,8 @@ class Cards(Node):
             pool = list(ctx.vars[self.param])
         elif k == "played":
             pool = list(reversed(g.played_turn))
+        elif k == "gained":  # issue 12: the cards you took into a zone this turn, most recent first
+            pool = list(dict.fromkeys(c for c, p in reversed(g.gained_turn) if p == ctx.you))
         elif k == "control":
             # Cards you control: your play zone, and cards you took control of this turn.
             pool = [c for z in g.d.zones if z.play_zone for c in reversed(g.slots[g.slot(z.index, ctx.you)])]
@@ -153,6 +155,9 @@ class Cards(Node):
                 pool = [c for c in pool if card_has(g, c, data)]
             elif fk == "has_not":
                 pool = [c for c in pool if not card_has(g, c, data)]
+            elif fk == "other_name":  # issue 12: names read where the selector is (the outer 'it')
+                names = {g.card_name(c) for c in data.cards(g, ctx)}
+                pool = [c for c in pool if g.card_name(c) not in names]
             elif fk == "has_param":
                 words = (ctx.vars[data],)
                 pool = [c for c in pool if card_has(g, c, words)]
@@ -202,6 +207,8 @@ class Cards(Node):
         if not pool:
             return []
         high = 1 if q == "one" else max(0, min(self.count.evaluate(g, ctx), len(pool)))
+        if not high:  # 'up to 0' (a computed count) leaves nothing to choose: no question
+            return []
         low = 1 if q == "one" else 0
         return choose_cards(g, ctx.you, pool, low, high, self.purpose, self.prefer, ctx)
 

@@ -8,6 +8,7 @@ from parts that each have one job:
 * :mod:`.decisions` — asking a player's agent;
 * :mod:`.events` — events, triggers and the start of a turn;
 * :mod:`.timing` — simultaneous triggers in the order their player chooses.
+* :mod:`.replacements` — cards' replacements of effect calls ('instead of').
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from cardscript.runtime.game.counters import CounterOps
 from cardscript.runtime.game.decisions import DecisionOps
 from cardscript.runtime.game.events import EventOps
 from cardscript.runtime.game.marks import MarkOps
+from cardscript.runtime.game.replacements import ReplacementOps
 from cardscript.runtime.game.state import GameState
 from cardscript.runtime.game.timing import TimingOps
 from cardscript.runtime.game.zones import ZoneOps
@@ -23,7 +25,7 @@ from cardscript.runtime.game.zones import ZoneOps
 __all__ = ["Game", "GameState"]
 
 
-class Game(ZoneOps, CounterOps, MarkOps, DecisionOps, EventOps, TimingOps):
+class Game(ZoneOps, CounterOps, MarkOps, DecisionOps, EventOps, TimingOps, ReplacementOps):
     """The state of one game and the operations effects use.
 
     Cards are numbered 0..N-1; ``loc[card]`` is the zone slot holding it and every

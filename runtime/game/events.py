@@ -122,5 +122,6 @@ class EventOps(GameState):
         self.played_turn.clear()
         self.attr_mods.clear()
         self.granted.clear()  # "this turn"
+        self.gained_turn.clear()
         self.emit_log({"t": "turn", "turn": self.turn, "player": player})
 

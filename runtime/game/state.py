@@ -118,6 +118,16 @@ class GameState:
         self.controller: dict[int, int] = {}
         self.active_zones = [z for z in d.zones if z.active]
         self.counter_per_player = [c.per_player or c.per_card for c in d.counters]
+        # replacements (issue 12): the components of each card type, and the (uid, card)
+        # replacements running now, which do not replace again
+        self.type_cards: list[list[int]] = [[] for _ in d.cards]
+        for card, t in enumerate(self.card_type):
+            self.type_cards[t].append(card)
+        self.replacing: set[tuple[int, int]] = set()
+        #: the slot each card was last moved out of (-1: never moved), for 'came from'
+        self.came_from: list[int] = [-1] * ncards
+        #: (card, seat) for each card a seat took into a zone ('take ... into') this turn
+        self.gained_turn: list[tuple[int, int]] = []
         words = [ct.types | ct.keywords for ct in d.cards]
         self.card_words = [words[t] for t in self.card_type]
 

@@ -57,6 +57,7 @@ class ZoneOps(GameState):
     def _moved(self, card: int, old: int, slot: int) -> None:
         """Everything a move changes besides the order of the two slots."""
         self.loc[card] = slot
+        self.came_from[card] = old
         # A card in a player's zone is theirs unless it already belongs to someone (a foe's
         # card you play stays theirs); a card in a shared zone belongs to nobody.
         if self.slot_owner[slot] >= 0:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from cardscript.dsl.front.ast.conditions import (
     AnyMarked,
     BoolOp,
+    CameFrom,
     Compare,
     Cond,
     Did,
@@ -80,14 +81,20 @@ from cardscript.dsl.front.ast.node import (
 )
 from cardscript.dsl.front.ast.scenario import (
     ActiveSeat,
+    AnswerChecked,
     Answers,
+    AnswerTo,
     DoStep,
     Expect,
+    ExpectError,
+    ExpectOffered,
     Finish,
     NextTurn,
     Quiet,
     Rig,
     Seed,
+    SetupStep,
+    Step,
 )
 from cardscript.dsl.front.ast.selectors import (
     CardFilter,
@@ -128,6 +135,9 @@ from cardscript.dsl.front.ast.statements import (
     ZoneArg,
 )
 from cardscript.dsl.front.ast.timing import Delayed, Grant, TriggerOrder
+from cardscript.dsl.front.ast.zones import (
+    Replacement,
+)
 
 __all__ = [
     "Abilities", "Ability", "Action", "ActiveSeat", "Answers", "AnyMarked", "AttrModifier", "AttrOf",
@@ -145,7 +155,5 @@ __all__ = [
 ]
 __all__ += ["Delayed", "Grant", "TriggerOrder"]  # the timing area (issue 12)
 
-# scenario steps of issue 12 (area "scenarios"), kept apart from the list above
-from cardscript.dsl.front.ast.scenario import AnswerChecked, AnswerTo, ExpectError, ExpectOffered, SetupStep, Step
-
 __all__ += ["AnswerChecked", "AnswerTo", "ExpectError", "ExpectOffered", "SetupStep", "Step"]
+__all__ += ["CameFrom", "Replacement"]  # zones (issue 12)

@@ -71,7 +71,15 @@ class GameOverCond(Node):
     """'game over': the game has ended (by an end condition or 'end game')."""
 
 
+class CameFrom(Node):
+    """``CARDS came from ZONE`` (issue 12): every selected card's last move took it out of
+    that zone (and there is one)."""
+
+    cards: CardSel
+    zone: ZoneRef
+
+
 Cond: TypeAlias = (
     Compare | Is | AnyMarked | Did | ZoneEmpty | Has | HasHome | BoolOp | Emitted | WinnerIs
-    | GameOverCond | OutcomeIs
+    | GameOverCond | OutcomeIs | CameFrom
 )

@@ -25,6 +25,7 @@ from cardscript.dsl.front.ast.scenario import (
 from cardscript.dsl.front.ast.selectors import CardSel
 from cardscript.dsl.front.ast.statements import Body, CallItem
 from cardscript.dsl.front.ast.timing import TriggerOrder
+from cardscript.dsl.front.ast.zones import Replacement
 
 
 # ---------------------------------------------------------------- declarations
@@ -136,6 +137,7 @@ class CardDef(Node):
     abilities: tuple[Ability, ...]
     triggers: tuple[Trigger, ...]
     faces: tuple[str, ...] = ()
+    replacements: tuple[Replacement, ...] = ()  # 'instead of ...' (issue 12)
 
 
 # ---------------------------------------------------------------- rules

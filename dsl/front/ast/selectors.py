@@ -44,6 +44,7 @@ class CardFilter(Node):
     kind: str
     words: tuple[str, ...] = ()
     cond: Cond | Expr | None = None
+    card: CardSel | None = None  # 'other_name' (issue 12): 'with a different name from CARD'
 
 
 class CardSel(Node):
@@ -69,3 +70,4 @@ class CardSel(Node):
     filters: tuple[CardFilter, ...] = ()
     card_word: str = ""
     control: bool = False
+    gained: bool = False  # 'you gained this turn' (issue 12)

@@ -22,11 +22,12 @@ from cardscript.dsl.front.build.scenario import ScenarioBuilder
 from cardscript.dsl.front.build.selectors import SelectorBuilder
 from cardscript.dsl.front.build.statements import StatementBuilder
 from cardscript.dsl.front.build.timing import TimingBuilder
+from cardscript.dsl.front.build.zones import ZoneBuilder
 from cardscript.dsl.front.parse import parse
 
 
 class _Builder(DeclarationBuilder, ScenarioBuilder, StatementBuilder, SelectorBuilder, ExpressionBuilder,
-               CardRulesBuilder, TimingBuilder):
+               CardRulesBuilder, TimingBuilder, ZoneBuilder):
     """The whole builder: one Lark Transformer made of the areas."""
 
 

@@ -93,6 +93,12 @@ class ExpressionBuilder(BuilderBase):
     def mul(self, meta, c):
         return A.BinOp(self._sp(meta), "*", c[0], c[1])
 
+    def div(self, meta, c):
+        return A.BinOp(self._sp(meta), "/", c[0], c[1])
+
+    def mod(self, meta, c):
+        return A.BinOp(self._sp(meta), "mod", c[0], c[1])
+
     def num(self, meta, c):
         return A.Num(self._sp(meta), int(c[0]))
 

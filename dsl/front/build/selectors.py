@@ -79,37 +79,43 @@ class SelectorBuilder(BuilderBase):
         types = () if kind[0] == "any" else (kind[1],)
         word = kind[1] if kind[0] == "any" else ""
         return A.CardSel(self._sp(meta), "pick", quantity, count, types, "", zones, in_param, played is True, filters,
-                         word, control=played == "control")
+                         word, control=played == "control", gained=played == "gained")
 
     def c_pick_n(self, meta, c):
         zones, in_param, played, filters = self._split(c[2:])
         n = A.Num(self._sp(meta), int(c[0]))
         return A.CardSel(self._sp(meta), "pick", "n", n, (), "", zones, in_param, played is True, filters, c[1],
-                         control=played == "control")
+                         control=played == "control", gained=played == "gained")
 
     def c_pick_random_n(self, meta, c):
         zones, in_param, played, filters = self._split(c[2:])
         t = c[0]
         n = A.Num(self._sp(meta), int(t)) if t.type == "INT" else A.Param(self._sp(meta), str(t))
         return A.CardSel(self._sp(meta), "pick", "random n", n, (), "", zones, in_param, played is True, filters, c[1],
-                         control=played == "control")
+                         control=played == "control", gained=played == "gained")
 
     def c_pick_named(self, meta, c):
         zones, in_param, played, filters = self._split(c[2:])
         n = A.Num(self._sp(meta), int(c[0]))
         return A.CardSel(self._sp(meta), "pick", "n", n, (), _s(c[1]), zones, in_param, played is True, filters,
-                         control=played == "control")
+                         control=played == "control", gained=played == "gained")
 
     def c_all_named(self, meta, c):
         zones, in_param, played, filters = self._split(c[1:])
         return A.CardSel(self._sp(meta), "pick", "all", None, (), _s(c[0]), zones, in_param, played is True, filters,
-                         control=played == "control")
+                         control=played == "control", gained=played == "gained")
 
     def q_one(self, meta, c):
         return ("one", None)
 
     def q_up_to(self, meta, c):
         return ("up to", A.Num(self._sp(meta), int(c[0])))
+
+    def q_up_to_expr(self, meta, c):
+        return ("up to", c[0])
+
+    def q_up_to_param(self, meta, c):
+        return ("up to", A.Param(self._sp(meta), str(c[0])))
 
     def q_random(self, meta, c):
         return ("random", None)
@@ -134,6 +140,12 @@ class SelectorBuilder(BuilderBase):
 
     def place_played(self, meta, c):
         return ("place", (), "", True)
+
+    def place_gained(self, meta, c):
+        return ("place", (), "", "gained")
+
+    def cf_other_name(self, meta, c):
+        return A.CardFilter(self._sp(meta), "other_name", card=c[0])
 
     def place_control(self, meta, c):
         return ("place", (), "", "control")

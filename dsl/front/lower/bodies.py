@@ -74,6 +74,8 @@ class BodyLowerer(NameLowerer):
                 if params.get(f.words[0]) != "type":
                     self.err("CS206", f"{f.words[0]} is not a type parameter here", f.span)
                 filters.append(("has_param", f.words[0]))
+            elif f.kind == "other_name" and f.card is not None:
+                filters.append(("other_name", self.cards(f.card, params)))
             elif f.kind == "prefer":
                 prefer = (1 if f.words[0] == "highest" else -1, self.expr(f.cond, params))
             else:
@@ -87,6 +89,8 @@ class BodyLowerer(NameLowerer):
             kind = "played"
         elif sel.control:
             kind = "control"
+        elif sel.gained:
+            kind = "gained"
         elif kind == "pick" and not zones:
             self.err("CS204", "say where the cards come from (e.g. 'from your hand')", sel.span)
         return E.Cards(kind, sel.quantity, count, zones, sel.types, sel.name, tuple(filters), sel.in_param, purpose,
@@ -179,6 +183,8 @@ class BodyLowerer(NameLowerer):
             return E.Did(c.negate)
         if isinstance(c, A.ZoneEmpty):
             return E.ZoneEmpty(self.zone_ref(c.zone, params))
+        if isinstance(c, A.CameFrom):
+            return E.CameFrom(self.cards(c.cards, params), self.zone_ref(c.zone, params))
         if isinstance(c, A.Has):
             words = (c.words,)
             self.check_words(words, c.span)

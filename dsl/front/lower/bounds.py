@@ -174,6 +174,10 @@ def _const(e: Any, env: dict[str, int]) -> int | None:
             return None
         if isinstance(e, A.MinMax):
             return max(a, b) if e.op == "max" else min(a, b)
+        if e.op == "/":  # as the runtime's Arith: rounding down, by zero 0; 'mod 0' keeps a
+            return a // b if b else 0
+        if e.op == "mod":
+            return a % b if b else a
         v = a + b if e.op == "+" else a - b if e.op == "-" else a * b
         return max(-10**18, min(10**18, v))
     return None

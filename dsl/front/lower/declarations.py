@@ -8,7 +8,7 @@ from typing import Any
 from cardscript.dsl.diagnostics import did_you_mean, warning
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.lower import bounds
-from cardscript.dsl.front.lower.bodies import BodyLowerer
+from cardscript.dsl.front.lower.zones import ZoneLowerer
 from cardscript.runtime import effects as E
 from cardscript.runtime.definition import (
     ActionDef,
@@ -22,7 +22,7 @@ from cardscript.runtime.definition import (
 )
 
 
-class Lowerer(BodyLowerer):
+class Lowerer(ZoneLowerer):
     """Walks the AST once, building runtime objects and collecting diagnostics:
     :meth:`definition` lowers a whole game."""
 
@@ -90,9 +90,12 @@ class Lowerer(BodyLowerer):
             self._calls_from = direct
             triggers.append(self.trigger(tr.event, tr.body))
             self._calls_from = None
+        self._calls_from = direct
+        replacements = tuple(r for r in (self.replacement(rp, index) for rp in cd.replacements) if r is not None)
+        self._calls_from = None
         keywords = frozenset(self.keyword_closure(direct) | set(abilities))
         ct = CardType(cd.name, index, frozenset(types), keywords, attrs, abilities, passive, tuple(triggers), home,
-                      source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces)
+                      source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces, replacements=replacements)
         printings = []
         for pr in cd.printings or (A.Printing(cd.span, 1, ()),):
             pattrs = dict(attrs)
@@ -129,6 +132,8 @@ class Lowerer(BodyLowerer):
                     walk.root(ab.body)
                 for tr in cd.triggers:
                     walk.root(tr.body)
+                for rp in cd.replacements:
+                    walk.root(rp.body)
         for item in [*sym.rules, *sym.setups, *sym.actions, sym.turn, sym.score]:
             walk.root(item.body if item is not None else None)
         for st in sym.scenario_steps:
@@ -175,6 +180,7 @@ class Lowerer(BodyLowerer):
                 continue
             cards.append(ct)
             printings.extend(prs)
+        self.arm_replacements(cards)
         kept = {ct.name for ct in cards}
         self.diags.extend(bounds.components([cd for cd in sym.cards.values() if cd.name in kept]))
         self.diags.extend(bounds.slots(sym, sum(p.copies for p in printings)))

@@ -28,6 +28,7 @@ class NameLowerer:
         self.calls: dict[str, set[str]] = {}  # effect key -> effect keys it calls
         self._calls_from: set[str] | None = None
         self.trigger_uid = 0
+        self._replaced: dict[int, str] = {}  # a replacement's uid -> the key of the effect it replaces
         self.play_zone = next((i for i, z in enumerate(sym.zones.values()) if z.play_zone), -1)
 
     # ------------------------------------------------------------ diagnostics

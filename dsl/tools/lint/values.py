@@ -114,10 +114,23 @@ def _arith(op: str, a: Any, b: Any) -> Any:
         return ("n", add(a[1], b[1]), add(a[2], b[2]))
     if op == "-":
         return ("n", add(a[1], neg(b[2])), add(a[2], neg(b[1])))
+    if op in ("/", "mod"):
+        return _divide(op, a, b)
     if None in (a[1], a[2], b[1], b[2]):
         return None
     products = [x * y for x in (a[1], a[2]) for y in (b[1], b[2])]
     return ("n", min(products), max(products))
+
+
+def _divide(op: str, a: Any, b: Any) -> Any:
+    """Division and remainder by a known positive divisor (else unknown): ``a / d`` rounds
+    down, so it is monotonic in ``a``; ``a mod d`` lies in 0..d-1."""
+    if b[1] is None or b[1] != b[2] or b[1] <= 0:
+        return None
+    d = b[1]
+    if op == "mod":
+        return ("n", 0, d - 1)
+    return ("n", None if a[1] is None else a[1] // d, None if a[2] is None else a[2] // d)
 
 
 def _compare(op: str, a: Any, b: Any) -> bool | None:

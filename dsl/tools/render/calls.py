@@ -75,8 +75,8 @@ class Calls(Statements):
             return self.expr(item.expr, ctx)
         if isinstance(item, A.StrArg):
             return self.names.get(item.text.lower(), quoted(item.text))
-        if isinstance(item, A.ParamArg):
-            return item.name
+        if isinstance(item, A.ParamArg):  # in a replacement (issue 12) a cards parameter reads 'it'
+            return getattr(self, "param_words", {}).get(item.name, item.name)
         if isinstance(item, A.PlayersArg):
             return self.players(item.sel, ctx)
         if isinstance(item, A.CardsArg):

@@ -46,9 +46,10 @@ class Renderer(Calls):
 
     def card(self, card: A.CardDef) -> RenderedCard:
         self._card = card
-        parts: list[A.Ability | A.Trigger] = sorted([*card.abilities, *card.triggers],
-                                                    key=lambda a: (a.span.line, a.span.column))
-        paragraphs = [self.ability(a) if isinstance(a, A.Ability) else self.trigger(a) for a in parts]
+        parts: list[A.Ability | A.Trigger | A.Replacement] = sorted(
+            [*card.abilities, *card.triggers, *card.replacements], key=lambda a: (a.span.line, a.span.column))
+        paragraphs = [self.ability(a) if isinstance(a, A.Ability) else self.replacement(a)
+                      if isinstance(a, A.Replacement) else self.trigger(a) for a in parts]
         attrs: dict[str, int | str] = {n: a.default for n, a in self.sym.attributes.items()}
         attrs.update({n: v for n, v, _ in card.attrs})
         copies = sum(p.copies for p in card.printings) or 1
@@ -83,6 +84,22 @@ class Renderer(Calls):
         clause = self.event(ev.name, ev.of_this_card)
         turn = " during your turn" if ev.your_turn else ""
         return sentence(f"{head} {clause}{turn}, {self.joined(tr.body, Ctx(), ', then ')}")
+
+    def replacement(self, rp: A.Replacement) -> str:
+        """"If you would gain a card, instead ..." (issue 12): the pattern's slots read as
+        'a card' (cards), 'a player' (players), nothing (numbers, zones); in the body a cards
+        parameter reads 'it'."""
+        words = {"cards": "a card", "players": "a player", "type": "a card"}
+        said = [words.get(i.type, "") if isinstance(i, A.Slot) else self.arg(i, None, Ctx(), False)
+                for i in rp.pattern]
+        head = "the first time each turn" if rp.first_time else "if"
+        who = "a foe" if rp.foes else "you"
+        self.param_words = {i.name: "it" for i in rp.pattern if isinstance(i, A.Slot) and i.type == "cards"}
+        try:
+            body = self.joined(rp.body, Ctx(), ", then ")
+        finally:
+            self.param_words = {}
+        return sentence(f"{head} {who} would {' '.join(w for w in said if w)}, instead {body}")
 
     def event(self, name: str, of_this_card: bool) -> str:
         verbs = {s.name for s in self.sym.effects} | {"play", "move", "take", "reveal", "flip", "roll", "shuffle"}

@@ -150,11 +150,16 @@ class Phrases:
             return f"the {sel.kind} {what} of {self.zone(sel.zones[0], ctx)}"
         head = self.quantity(sel, ctx)
         pre, post = self.filters(sel, ctx)
-        return " ".join(filter(None, [head, pre, self.place(sel, ctx, moving), post]))
+        text = " ".join(filter(None, [head, pre, self.place(sel, ctx, moving), post]))
+        if sel.quantity == "up to" and sel.count is not None and not isinstance(sel.count, (A.Num, A.Param)):
+            text += f", where X is {self.expr(sel.count, ctx)}"  # a computed count: "up to X cards ..."
+        return text
 
     def quantity(self, sel: A.CardSel, ctx: Ctx) -> str:
         q = sel.quantity
         count = self.expr(sel.count, ctx) if sel.count is not None else ""
+        if q == "up to" and sel.count is not None and not isinstance(sel.count, (A.Num, A.Param)):
+            count = "X"
         if sel.name:
             return f"{count} {sel.name}" if q == "n" else f"all {sel.name}"
         plural = q in ("all", "up to", "random n") or (q == "n" and count != "1")
@@ -178,6 +183,8 @@ class Phrases:
             return "you played this turn"
         if sel.control:
             return "you control"
+        if sel.gained:
+            return "you gained this turn"
         return ""
 
     def controlled(self, z: A.ZoneRef) -> bool:
@@ -196,6 +203,8 @@ class Phrases:
             elif f.kind == "where":
                 text = self.where(f.cond, ctx)
                 (pre if text.startswith("with ") else post).append(text)
+            elif f.kind == "other_name" and f.card is not None:
+                post.append(f"with a different name from {self.cards(f.card, ctx, False)}")
         return " ".join(pre), " ".join(post)
 
     def where(self, cond: Any, ctx: Ctx) -> str:
@@ -259,8 +268,19 @@ class Phrases:
                 return f"the {self.counter(e.name)} of {self.cards(e.cards, ctx, False)}"
             return f"{owner}{self.counter(e.name)}"
         if isinstance(e, A.BinOp):
-            return f"{self.expr(e.left, ctx)} {e.op} {self.expr(e.right, ctx)}"
+            return self.arith(e, ctx)
         return type(e).__name__.lower()
+
+    def arith(self, e: A.BinOp, ctx: Ctx) -> str:
+        """'E / F' and 'E mod F' read as printed cards say them ("half ..., rounded down")."""
+        left, right = self.expr(e.left, ctx), self.expr(e.right, ctx)
+        if e.op == "/":
+            if isinstance(e.right, A.Num) and e.right.value == 2:
+                return f"half {left}, rounded down"
+            return f"{left} divided by {right}, rounded down"
+        if e.op == "mod":
+            return f"the remainder of {left} divided by {right}"
+        return f"{left} {e.op} {right}"
 
     def attr_of(self, attr: str, card: A.CardSel, ctx: Ctx) -> str:
         if card.kind == "it" and (ctx.it.phrase is None or ctx.it.used):
@@ -274,6 +294,9 @@ class Phrases:
         return method(c, ctx) if method else type(c).__name__.lower()
 
     def c_compare(self, c: A.Compare, ctx: Ctx) -> str:
+        parity = _parity(c)
+        if parity:
+            return f"{self.expr(c.left.left, ctx)} is {parity}"  # type: ignore[union-attr]
         left, right = self.expr(c.left, ctx), self.expr(c.right, ctx)
         if isinstance(c.right, A.Num) and c.op in (">=", "<="):
             return f"{left} is {right} or {'more' if c.op == '>=' else 'less'}"
@@ -303,6 +326,9 @@ class Phrases:
     def c_has(self, c: A.Has, ctx: Ctx) -> str:
         return f"{self.cards(c.card, ctx, False)} has {self.names.get(c.words, title(c.words))}"
 
+    def c_camefrom(self, c: A.CameFrom, ctx: Ctx) -> str:
+        return f"{self.cards(c.cards, ctx, False)} came from {self.zone(c.zone, ctx)}"
+
     def c_hashome(self, c: A.HasHome, ctx: Ctx) -> str:
         return f"{self.cards(c.card, ctx, False)} has a home"
 
@@ -326,6 +352,16 @@ class Phrases:
         line = lines[span.line - 1]
         end = span.end_column - 1 if span.end_line == span.line else len(line)
         return line[span.column - 1:end]
+
+
+def _parity(c: A.Compare) -> str:
+    """'even' / 'odd' for 'E mod 2 == 0' ('!= 1'), 'E mod 2 == 1' ('!= 0'); else ''."""
+    left, right = c.left, c.right
+    if not (isinstance(left, A.BinOp) and left.op == "mod" and isinstance(left.right, A.Num)
+            and left.right.value == 2 and isinstance(right, A.Num) and right.value in (0, 1)
+            and c.op in ("==", "!=")):
+        return ""
+    return "even" if (right.value == 0) == (c.op == "==") else "odd"
 
 
 def _is_one(e: Any) -> bool:
