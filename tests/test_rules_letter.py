@@ -1,0 +1,69 @@
+"""Rules the engine once got wrong, checked at the level of the runtime (issue 12, "rules").
+
+Each test names the rulebook section (and RULINGS id) it comes from; the scenarios in
+``tests/scenarios/`` check the same rules through the scripts.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cardscript.runtime.agents import make_agents
+from cardscript.runtime.engine import Engine
+
+
+@pytest.fixture()
+def game(injustice):
+    """A fresh 2-player Injustice game after setup, with P1's deck, hand and discard empty."""
+    engine = Engine(injustice, 2, make_agents(["random", "random"], 2), 1, log=True)
+    g = engine.game
+    deck, discard = g.slot(injustice.zone("deck").index, 0), g.slot(injustice.zone("discard").index, 0)
+    box = g.zone_base[injustice.box_zone]
+    for s in (deck, discard, g.slot(injustice.zone("hand").index, 0)):
+        for c in list(g.slots[s]):
+            g.move(c, box)
+    return g, deck, discard, box
+
+
+def _fill(g, box: int, slot: int, n: int) -> list[int]:
+    cards = list(g.slots[box][-n:])
+    for c in cards:
+        g.move(c, slot)
+    return cards
+
+
+# "Shuffling Your Deck" (INJ-24): the cards left are taken first, the discard goes beneath.
+def test_refill_keeps_the_cards_left_on_top_and_shuffles_the_discard_beneath(game):
+    g, deck, discard, box = game
+    left = _fill(g, box, deck, 2)
+    dis = _fill(g, box, discard, 4)
+    g.ensure(deck, 3)
+    assert g.slots[deck][-2:] == left
+    assert sorted(g.slots[deck][:-2]) == sorted(dis)
+    assert g.slots[discard] == []
+    assert all(g.loc[c] == deck for c in dis)
+    assert g.log[-1]["t"] == "refill"
+
+
+def test_refill_from_the_bottom_keeps_the_cards_left_at_the_bottom(game):
+    g, deck, discard, box = game
+    left = _fill(g, box, deck, 1)
+    _fill(g, box, discard, 3)
+    g.ensure(deck, 2, bottom=True)
+    assert g.slots[deck][0] == left[0]
+    assert len(g.slots[deck]) == 4
+
+
+def test_no_refill_when_the_zone_holds_enough_or_the_discard_is_empty(game):
+    g, deck, discard, box = game
+    _fill(g, box, deck, 3)
+    dis = _fill(g, box, discard, 2)
+    g.ensure(deck, 3)
+    assert g.slots[discard] == dis
+    g.slots[discard].clear()
+    for c in dis:
+        g.slots[box].append(c)
+        g.loc[c] = box
+    before = list(g.slots[deck])
+    g.ensure(deck, 5)
+    assert g.slots[deck] == before
