@@ -70,6 +70,9 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS211": ("over a limit of the game's size", 'card "Jab": hero\n  play:\n    repeat 1000:\n      repeat 1000: '
               "+1 power", "bound what the game needs: fewer components, fewer nested loops (docs/language.md, "
               "\"Limits\")"),
+    "CS212": ("nothing before 'were affected'", 'card "Jab": hero\n  play:\n    if they were affected: draw a card',
+              "put 'if they were affected' right after the statement whose effect on them it tests, in the same "
+              "block"),
     "CS220": ("mixed-in card left out", "$ cardscript cards GAME --mix OTHER-GAME",
               "a card of another set that uses its own rules cannot join; nothing to fix unless you want it: then "
               "write the rule it needs as a variant"),

@@ -67,3 +67,49 @@ def test_no_refill_when_the_zone_holds_enough_or_the_discard_is_empty(game):
     before = list(g.slots[deck])
     g.ensure(deck, 5)
     assert g.slots[deck] == before
+
+
+# "Attack and Defense" (INJ-07): what changes a player, for 'if they were affected'.
+def test_counters_moves_and_marks_stamp_the_player_they_change(game):
+    g, deck, discard, box = game
+    d = g.d
+    health = next(c.index for c in d.counters if c.per_player and c.high is not None and c.high >= 20)
+    start = list(g.touched)
+    g.change(health, 1, -2)
+    assert g.touched[1] > start[1] and g.touched[0] == start[0]
+    before = g.clock
+    g.change(health, 1, 0)  # no change: no stamp
+    assert g.clock == before
+    g.mark_player(_ctx(), "hit", 0, this_turn=True)
+    assert g.touched[0] == g.clock
+    before = g.clock
+    g.mark_player(_ctx(), "hit", 0, this_turn=True)  # already marked: nothing changed
+    assert g.clock == before
+    _fill(g, box, discard, 1)
+    assert g.touched[0] == g.clock
+
+
+def _ctx():
+    from cardscript.runtime.context import Ctx
+
+    return Ctx(0)
+
+
+def test_were_affected_with_no_statement_before_it_is_cs212(tmp_path):
+    import cardscript
+
+    f = tmp_path / "bad.cards"
+    f.write_text('expansion "Bad"\nuses "injustice"\ncard "Jab": hero\n  play:\n    if they were affected: draw a card\n',
+                 encoding="utf-8")
+    report = cardscript.check_paths([f])
+    [d] = [d for d in report.diagnostics if d.severity == "error"]
+    assert (d.code, d.span.line, d.span.column) == ("CS212", 5, 8)
+
+
+def test_were_affected_formats_canonically():
+    from cardscript.dsl.tools.fmt import format_text
+
+    text = 'card "Jab": hero\n  play:\n    draw a card\n    if  they were   not affected:  draw a card\n'
+    once = format_text(text, "a.cards")
+    assert once == 'card "Jab": hero\n  play:\n    draw a card\n    if they were not affected: draw a card\n'
+    assert format_text(once, "a.cards") == once

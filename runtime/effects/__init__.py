@@ -64,6 +64,7 @@ from cardscript.runtime.effects.choices import (
     TakeActions,
 )
 from cardscript.runtime.effects.conditions import (
+    Affected,
     And,
     AnyFoeMarked,
     CardMarked,
@@ -121,6 +122,7 @@ from cardscript.runtime.effects.selectors import (
 
 # _EveryCard is listed so that the IR schema, generated from this namespace, keeps its entry.
 __all__ = [
+    "Affected",
     "And",
     "AnyFoeMarked",
     "Arith",

@@ -33,8 +33,10 @@ class Seq(Node):
             g.out_of_steps(ctx.this)
         total = 0
         for s in self.stmts:
+            start = g.clock
             r = s.run(g, ctx)
             ctx.did = r
+            ctx.since = start
             total += r
         return total
 

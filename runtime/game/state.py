@@ -69,6 +69,10 @@ class GameState:
             for p in range(seats if c.per_player else ncards if c.per_card else 1):
                 self.values[self.counter_base[c.index] + p] = c.initial
         self.owner: list[int] = [-1] * ncards
+        #: what changed whom ('if they were affected'): a clock ticked by every change of a
+        #: player's counters, zones, cards or marks, and each player's last tick
+        self.clock = 0
+        self.touched: list[int] = [0] * seats
         self.face_up: list[bool] = [not d.zones[d.box_zone].face_down] * ncards
         #: the face a die shows (None until rolled)
         self.face_value: list[str | None] = [None] * ncards
@@ -123,6 +127,11 @@ class GameState:
             self.log.append(entry)
             for fn in self.listeners:
                 fn(entry)
+
+    def touch(self, player: int) -> None:
+        """Record that something of ``player`` changed now (see ``touched``)."""
+        self.clock += 1
+        self.touched[player] = self.clock
 
     # ------------------------------------------------------------ layout
     def slot(self, zone: int, player: int) -> int:

@@ -71,6 +71,9 @@ class ZoneOps(GameState):
     def _moved(self, card: int, old: int, slot: int) -> None:
         """Everything a move changes besides the order of the two slots."""
         self.loc[card] = slot
+        for p in (self.slot_owner[old], self.slot_owner[slot], self.owner[card]):
+            if p >= 0:
+                self.touch(p)
         # A card in a player's zone is theirs unless it already belongs to someone (a foe's
         # card you play stays theirs); a card in a shared zone belongs to nobody.
         if self.slot_owner[slot] >= 0:

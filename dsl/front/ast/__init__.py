@@ -16,6 +16,7 @@ the compiler says ``A.CardSel``): :mod:`.node` (the base class), :mod:`.selector
 from __future__ import annotations
 
 from cardscript.dsl.front.ast.conditions import (
+    Affected,
     AnyMarked,
     BoolOp,
     Compare,
@@ -127,7 +128,8 @@ from cardscript.dsl.front.ast.statements import (
 )
 
 __all__ = [
-    "Abilities", "Ability", "Action", "ActiveSeat", "Answers", "AnyMarked", "AttrOf", "Attribute", "BinOp", "Body",
+    "Abilities", "Ability", "Action", "ActiveSeat", "Affected", "Answers", "AnyMarked", "AttrOf", "Attribute",
+    "BinOp", "Body",
     "BoolOp", "Call", "CallItem", "CardDef", "CardFilter", "CardSel", "CardsArg", "Choose", "Compare", "Cond",
     "Count", "CountPlayers", "CountTypes", "CounterAdd", "CounterDecl", "CounterOf", "CounterSet", "Did", "DoStep",
     "EffectDef", "Emit", "Emitted", "EndGame", "EndWhen", "Event", "Expect", "Expr", "Finish", "ForCards",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardscript.dsl.diagnostics import did_you_mean
+from cardscript.dsl.diagnostics import CODES, did_you_mean
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import Match, display, match_call, tokens_of
 from cardscript.dsl.front.lower.names import _TEXT_HINT, NameLowerer
@@ -15,6 +15,9 @@ from cardscript.runtime import effects as E
 class BodyLowerer(NameLowerer):
     """Lowers one body, selector, condition or expression at a time; ``params`` maps the
     parameters in scope to their kinds (number, players, cards, zone, type, block)."""
+
+    #: the statement being lowered has one before it in its block ('they were affected' tests it)
+    _after_statement = False
 
     # ------------------------------------------------------------ selectors
     def players(self, sel: A.PlayerSel, params: dict[str, str]) -> E.Players:
@@ -173,6 +176,11 @@ class BodyLowerer(NameLowerer):
             return E.AnyFoeMarked(c.mark, c.this_turn)
         if isinstance(c, A.Did):
             return E.Did(c.negate)
+        if isinstance(c, A.Affected):
+            if not self._after_statement:
+                self.err("CS212", "'were affected' tests the statement just before it in the same block, and "
+                         "there is none here", c.span, CODES["CS212"][2])
+            return E.Affected(self.players(c.players, params), c.negate)
         if isinstance(c, A.ZoneEmpty):
             return E.ZoneEmpty(self.zone_ref(c.zone, params))
         if isinstance(c, A.Has):
@@ -199,10 +207,13 @@ class BodyLowerer(NameLowerer):
             return E.Seq([])
         params = dict(params)
         out = []
-        for s in b.stmts:
+        outer = self._after_statement
+        for i, s in enumerate(b.stmts):
             if isinstance(s, A.Let):
                 params[s.name] = "number"
+            self._after_statement = i > 0
             out.append(self.stmt(s, params))
+        self._after_statement = outer
         return E.Seq(out)
 
     def stmt(self, s: Any, params: dict[str, str]) -> Any:
