@@ -113,3 +113,40 @@ def test_were_affected_formats_canonically():
     once = format_text(text, "a.cards")
     assert once == 'card "Jab": hero\n  play:\n    draw a card\n    if they were not affected: draw a card\n'
     assert format_text(once, "a.cards") == once
+
+
+# Justice League Dark, "Nemesis Cards" (JLD-02): between turns no player is active.
+def test_between_turns_no_player_is_active(game):
+    from cardscript.runtime import effects as E
+
+    g, *_ = game
+    seen: list[bool] = []
+
+    class Probe(E.Nothing):
+        def run(self, g, ctx):
+            seen.append(g.is_active(g.active))
+            return 0
+
+    assert g.is_active(g.active)
+    E.BetweenTurns(E.Seq([Probe()])).run(g, _ctx())
+    assert seen == [False]
+    assert g.is_active(g.active) and g.between_turns == 0
+
+
+def test_take_actions_between_turns_is_cs213(tmp_path):
+    import cardscript
+
+    f = tmp_path / "bad.cards"
+    f.write_text('expansion "Bad"\nuses "injustice"\ncard "Jab": hero\n  play:\n    between turns: take actions\n',
+                 encoding="utf-8")
+    [d] = [d for d in cardscript.check_paths([f]).diagnostics if d.severity == "error"]
+    assert (d.code, d.span.line, d.span.column) == ("CS213", 5, 20)
+
+
+def test_between_turns_formats_canonically():
+    from cardscript.dsl.tools.fmt import format_text
+
+    text = 'card "Jab": hero\n  play: +1 power;  between   turns :draw a card\n'
+    once = format_text(text, "a.cards")
+    assert once == 'card "Jab": hero\n  play: +1 power; between turns: draw a card\n'
+    assert format_text(once, "a.cards") == once

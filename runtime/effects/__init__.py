@@ -103,6 +103,7 @@ from cardscript.runtime.effects.expressions import (
 )
 from cardscript.runtime.effects.flow import (
     AsPlayers,
+    BetweenTurns,
     EndGame,
     ForCards,
     ForPlayers,
@@ -128,6 +129,7 @@ __all__ = [
     "Arith",
     "AsPlayers",
     "AttrOf",
+    "BetweenTurns",
     "Call",
     "CardCounter",
     "CardMarked",

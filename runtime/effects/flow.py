@@ -132,6 +132,23 @@ class AsPlayers(Node):
         return total
 
 
+class BetweenTurns(Node):
+    """'between turns: BODY': no player is active while the body runs, so 'during your turn'
+    triggers do not fire (``Game.between_turns``, ``Game.is_active``)."""
+
+    __slots__ = ("body",)
+
+    def __init__(self, body: Any):
+        self.body = body
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        g.between_turns += 1
+        try:
+            return self.body.run(g, ctx)
+        finally:
+            g.between_turns -= 1
+
+
 class Let(Node):
     """'let X = EXPR': a number named for the rest of the block."""
 

@@ -42,7 +42,7 @@ class EventOps(GameState):
                         self._fire(trig, card, player, it)
 
     def _fire(self, trig: TriggerDef, card: int, player: int, it: int | None) -> None:
-        if trig.your_turn and player != self.active:
+        if trig.your_turn and not self.is_active(player):
             return
         if trig.first_time:
             key = (trig.uid, card)

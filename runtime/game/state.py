@@ -81,6 +81,8 @@ class GameState:
         self.loc: list[int] = [box] * ncards
         # turn memory
         self.active = 0
+        #: above 0 inside 'between turns:': no player is active (see ``is_active``)
+        self.between_turns = 0
         self.turn = 0
         self.turn_pmarks: dict[str, set[int]] = {}
         self.turn_cmarks: dict[str, set[int]] = {}
@@ -127,6 +129,10 @@ class GameState:
             self.log.append(entry)
             for fn in self.listeners:
                 fn(entry)
+
+    def is_active(self, player: int) -> bool:
+        """``player`` is the active player: it is their turn and not between turns."""
+        return player == self.active and not self.between_turns
 
     def touch(self, player: int) -> None:
         """Record that something of ``player`` changed now (see ``touched``)."""

@@ -98,6 +98,7 @@ from cardscript.dsl.front.ast.selectors import (
     ZoneRef,
 )
 from cardscript.dsl.front.ast.statements import (
+    BetweenTurns,
     Body,
     Call,
     CallItem,
@@ -129,7 +130,7 @@ from cardscript.dsl.front.ast.statements import (
 
 __all__ = [
     "Abilities", "Ability", "Action", "ActiveSeat", "Affected", "Answers", "AnyMarked", "AttrOf", "Attribute",
-    "BinOp", "Body",
+    "BetweenTurns", "BinOp", "Body",
     "BoolOp", "Call", "CallItem", "CardDef", "CardFilter", "CardSel", "CardsArg", "Choose", "Compare", "Cond",
     "Count", "CountPlayers", "CountTypes", "CounterAdd", "CounterDecl", "CounterOf", "CounterSet", "Did", "DoStep",
     "EffectDef", "Emit", "Emitted", "EndGame", "EndWhen", "Event", "Expect", "Expr", "Finish", "ForCards",

@@ -92,6 +92,12 @@ class Repeat(Node):
     body: Body
 
 
+class BetweenTurns(Node):
+    """'between turns: BODY': no player is active while the body runs."""
+
+    body: Body
+
+
 class CounterAdd(Node):
     """``+N counter [for PLAYERS]`` or, for a per-card counter, ``+N counter on CARDS``."""
 
@@ -146,7 +152,7 @@ class RunBlock(Node):
 
 Stmt: TypeAlias = (
     Call | Choose | If | Otherwise | ForPlayers | ForCards | Repeat | CounterAdd | CounterSet | Mark
-    | Resolve | Emit | EndGame | Let | Nothing | RunBlock
+    | Resolve | Emit | EndGame | Let | Nothing | RunBlock | BetweenTurns
 )
 
 

@@ -18,6 +18,8 @@ class BodyLowerer(NameLowerer):
 
     #: the statement being lowered has one before it in its block ('they were affected' tests it)
     _after_statement = False
+    #: how many 'between turns:' blocks enclose the statement being lowered
+    _between = 0
 
     # ------------------------------------------------------------ selectors
     def players(self, sel: A.PlayerSel, params: dict[str, str]) -> E.Players:
@@ -235,6 +237,12 @@ class BodyLowerer(NameLowerer):
             return E.ForCards(self.cards(s.cards, params), self.body(s.body, params))
         if isinstance(s, A.Repeat):
             return E.Repeat(self.expr(s.times, params), self.body(s.body, params))
+        if isinstance(s, A.BetweenTurns):
+            self._between += 1
+            try:
+                return E.BetweenTurns(self.body(s.body, params))
+            finally:
+                self._between -= 1
         if isinstance(s, A.CounterAdd):
             idx = self.counter(s.counter, s.span)
             if idx < 0:
@@ -344,6 +352,9 @@ class BodyLowerer(NameLowerer):
                 self.err("CS207", "'play' needs a zone declared with 'play zone'", c.span)
             return E.Play(args["C"], self.play_zone)
         if b == "take actions":
+            if self._between:
+                self.err("CS213", "'take actions' between turns: no player is active to take them", c.span,
+                         CODES["CS213"][2])
             return E.TakeActions()
         if b == "take control":
             return E.TakeControl(args["C"])
