@@ -360,7 +360,7 @@ def test_the_built_in_replacements_say_replaces(tmp_path: Path) -> None:
     rules = game / "game.rules"
     rules.write_text(rules.read_text().replace("effect gain {C: cards} replaces:", "effect gain {C: cards}:"))
     errs = _errors(game)
-    assert [(d.code, d.span.line) for d in errs] == [("CS203", 148)] and "dc-core/core.rules:" in errs[0].message
+    assert [(d.code, d.span.line) for d in errs] == [("CS203", 149)] and "dc-core/core.rules:" in errs[0].message
 
 
 @pytest.mark.parametrize("variant", ["advanced", "impossible", "mixing"])
