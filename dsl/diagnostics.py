@@ -74,6 +74,11 @@ CODES: dict[str, tuple[str, str, str]] = {
               'card "Jab": hero\n  play: 0 times this turn, you may "draw": draw 1',
               "say how often it may be used: 'once this turn', 'N times this turn' (N at least 1) or 'any "
               "number of times this turn'"),
+    "CS212": ("nothing before 'were affected'", 'card "Jab": hero\n  play:\n    if they were affected: draw a card',
+              "put 'if they were affected' right after the statement whose effect on them it tests, in the same "
+              "block"),
+    "CS213": ("no active player between turns", 'card "Jab": hero\n  play: between turns: take actions',
+              "open the action window outside 'between turns:' (docs/language.md, \"Between turns\")"),
     "CS220": ("mixed-in card left out", "$ cardscript cards GAME --mix OTHER-GAME",
               "a card of another set that uses its own rules cannot join; nothing to fix unless you want it: then "
               "write the rule it needs as a variant"),

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+#: 'since' before a block's first statement: later than any change, so nothing "was affected"
+NO_STATEMENT = 1 << 62
+
 
 class Ctx:
     """Who and what an effect refers to while it runs.
@@ -12,10 +15,12 @@ class Ctx:
     you: acting seat; them: the player bound by 'for each'; it: the bound card;
     this: the card whose ability runs; vars: parameters and 'let' values;
     frames: a chain of local mark tables (marks without 'this turn');
-    did: the result of the previous statement ('if you do').
+    did: the result of the previous statement ('if you do');
+    since: the game's change clock when the previous statement started ('if they were
+    affected'), :data:`NO_STATEMENT` when there is none.
     """
 
-    __slots__ = ("depth", "did", "frames", "it", "them", "this", "vars", "you")
+    __slots__ = ("depth", "did", "frames", "it", "since", "them", "this", "vars", "you")
 
     def __init__(self, you: int, them: int | None = None, it: int | None = None, this: int | None = None,
                  vars: dict[str, Any] | None = None, frames: list[dict] | None = None, depth: int = 0):
@@ -26,6 +31,7 @@ class Ctx:
         self.vars = vars if vars is not None else {}
         self.frames = frames if frames is not None else [{}]
         self.did = 0
+        self.since = NO_STATEMENT
         self.depth = depth
 
     def copy(self, **kw: Any) -> Ctx:
@@ -38,6 +44,7 @@ class Ctx:
         c = _new_ctx(Ctx)
         c.you, c.them, c.it, c.this = self.you, self.them, self.it, self.this
         c.vars, c.frames, c.did, c.depth = self.vars, self.frames, 0, self.depth
+        c.since = NO_STATEMENT
         return c
 
     def with_them(self, them: int | None) -> Ctx:

@@ -67,6 +67,7 @@ from cardscript.runtime.effects.choices import (
     TakeActions,
 )
 from cardscript.runtime.effects.conditions import (
+    Affected,
     And,
     AnyFoeMarked,
     CameFrom,
@@ -106,6 +107,7 @@ from cardscript.runtime.effects.expressions import (
 )
 from cardscript.runtime.effects.flow import (
     AsPlayers,
+    BetweenTurns,
     EndGame,
     ForCards,
     ForPlayers,
@@ -127,12 +129,14 @@ from cardscript.runtime.effects.timing import Delay, Grant
 # _EveryCard is listed so that the IR schema, generated from this namespace, keeps its entry.
 __all__ = [
     "AddModifier",
+    "Affected",
     "And",
     "AnyFoeMarked",
     "Arith",
     "AsPlayers",
     "AttrFor",
     "AttrOf",
+    "BetweenTurns",
     "Call",
     "CameFrom",
     "CardCounter",

@@ -66,7 +66,9 @@ class Take(Node):
             if not slots:
                 continue
             g.move(c, slots[0])
-            g.owner[c] = ctx.you
+            if g.owner[c] != ctx.you:
+                g.owner[c] = ctx.you
+                g.touch(ctx.you)
             g.gained_turn.append((c, ctx.you))
             n += 1
         return n

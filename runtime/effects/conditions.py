@@ -142,6 +142,22 @@ class Did(Node):
         return (ctx.did > 0) != self.negate
 
 
+class Affected(Node):
+    """'they were affected' / 'you were not affected': the previous statement changed (did not
+    change) something of the player — a counter, a card moving into or out of their zones or
+    becoming theirs, a mark on them or their cards (see ``Game.touched``)."""
+
+    __slots__ = ("negate", "players")
+
+    def __init__(self, players: Any, negate: bool):
+        self.players, self.negate = players, negate
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        since = ctx.since
+        hit = any(g.touched[p] > since for p in self.players.players(g, ctx))
+        return hit != self.negate
+
+
 class ZoneEmpty(Node):
     """'ZONE is empty'."""
 

@@ -38,8 +38,10 @@ class Seq(Node):
             return self._traced(g, ctx)
         total = 0
         for s in self.stmts:
+            start = g.clock
             r = s.run(g, ctx)
             ctx.did = r
+            ctx.since = start
             total += r
         return total
 
@@ -148,6 +150,23 @@ class AsPlayers(Node):
             # what the statement bound ('they choose a card ...') stays bound for the next one
             ctx.it = inner.it
         return total
+
+
+class BetweenTurns(Node):
+    """'between turns: BODY': no player is active while the body runs, so 'during your turn'
+    triggers do not fire (``Game.between_turns``, ``Game.is_active``)."""
+
+    __slots__ = ("body",)
+
+    def __init__(self, body: Any):
+        self.body = body
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        g.between_turns += 1
+        try:
+            return self.body.run(g, ctx)
+        finally:
+            g.between_turns -= 1
 
 
 class Let(Node):

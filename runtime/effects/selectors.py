@@ -188,7 +188,7 @@ class Cards(Node):
                 return out
             for zr in self.zones:
                 for s in zr.slots(g, ctx):
-                    g.ensure(s, n)
+                    g.ensure(s, n, k == "bottom")
                     cards = g.slots[s]
                     out.extend(reversed(cards[-n:]) if k == "top" else cards[:n])
             return out

@@ -43,6 +43,10 @@ class CounterOps(GameState):
         if c.low is not None and new < c.low:
             new = c.low
         self.values[i] = new
+        if new != old:
+            who = player if c.per_player else self.owner[player] if c.per_card else -1
+            if who >= 0:
+                self.touch(who)
         if new != old and self.logging:
             entry: dict[str, Any] = {"t": "counter", "counter": c.name, "delta": new - old, "value": new}
             if c.per_card:

@@ -57,7 +57,7 @@ class EventOps(GameState):
             self.run_delayed(x)  # type: ignore[attr-defined]
 
     def _fire(self, trig: TriggerDef, card: int, player: int, it: int | None) -> None:
-        if trig.your_turn and player != self.active:
+        if trig.your_turn and not self.is_active(player):
             return
         if trig.first_time:
             key = (trig.uid, card)

@@ -25,13 +25,18 @@ class MarkOps(GameState):
         table: dict[Any, set[int]] = self.turn_pmarks if this_turn else ctx.frames[-1]
         key: Any = name if this_turn else ("p", name)
         s = table.setdefault(key, set())
-        (s.add if on else s.discard)(player)
+        if (player in s) != on:
+            (s.add if on else s.discard)(player)
+            self.touch(player)
 
     def mark_card(self, ctx: Ctx, name: str, card: int, this_turn: bool, on: bool = True) -> None:
         table: dict[Any, set[int]] = self.turn_cmarks if this_turn else ctx.frames[-1]
         key: Any = name if this_turn else ("c", name)
         s = table.setdefault(key, set())
-        (s.add if on else s.discard)(card)
+        if (card in s) != on:
+            (s.add if on else s.discard)(card)
+            if self.owner[card] >= 0:
+                self.touch(self.owner[card])
 
     def player_marked(self, ctx: Ctx, name: str, player: int, this_turn: bool) -> bool:
         if this_turn:

@@ -73,6 +73,10 @@ class GameState:
             for p in range(seats if c.per_player else ncards if c.per_card else 1):
                 self.values[self.counter_base[c.index] + p] = c.initial
         self.owner: list[int] = [-1] * ncards
+        #: what changed whom ('if they were affected'): a clock ticked by every change of a
+        #: player's counters, zones, cards or marks, and each player's last tick
+        self.clock = 0
+        self.touched: list[int] = [0] * seats
         self.face_up: list[bool] = [not d.zones[d.box_zone].face_down] * ncards
         #: the face a die shows (None until rolled)
         self.face_value: list[str | None] = [None] * ncards
@@ -83,6 +87,8 @@ class GameState:
         self.active = 0
         #: the seat that takes the first turn (the engine's, or set by 'you go first')
         self.first_player = 0
+        #: above 0 inside 'between turns:': no player is active (see ``is_active``)
+        self.between_turns = 0
         self.turn = 0
         self.turn_pmarks: dict[str, set[int]] = {}
         self.turn_cmarks: dict[str, set[int]] = {}
@@ -159,6 +165,14 @@ class GameState:
                 entry["at"] = self.at
 
         self.listeners.append(stamp)
+    def is_active(self, player: int) -> bool:
+        """``player`` is the active player: it is their turn and not between turns."""
+        return player == self.active and not self.between_turns
+
+    def touch(self, player: int) -> None:
+        """Record that something of ``player`` changed now (see ``touched``)."""
+        self.clock += 1
+        self.touched[player] = self.clock
 
     # ------------------------------------------------------------ layout
     def slot(self, zone: int, player: int) -> int:

@@ -17,14 +17,25 @@ class ZoneOps(GameState):
             return cards[-1:]
         return cards
 
-    def ensure(self, slot: int, count: int) -> None:
-        """Refill an empty zone from its ``refill_from`` zone when cards must be taken
-        from it (DC rulebooks, "Shuffling Your Deck")."""
+    def ensure(self, slot: int, count: int, bottom: bool = False) -> None:
+        """Refill a zone from its ``refill_from`` zone when ``count`` cards must be taken
+        from its top (or, with ``bottom``, its bottom) and it holds fewer.
+
+        DC rulebooks, "Shuffling Your Deck" (ruling INJ-24): the cards still in the zone are
+        taken first, so they stay where they are; the refill zone is shuffled and goes
+        beneath them (above them, when taking from the bottom), and the taking carries on.
+        Nothing happens when the refill zone is empty.
+
+        Args:
+            slot: the zone slot cards are taken from.
+            count: how many cards are needed.
+            bottom: cards are taken from the bottom end.
+        """
         cards = self.slots[slot]
         if len(cards) >= count:
             return
         z = self.d.zones[self.slot_zone[slot]]
-        if z.refill_from < 0 or cards:
+        if z.refill_from < 0:
             return
         src = self.slot(z.refill_from, self.slot_owner[slot])
         if not self.slots[src]:
@@ -34,9 +45,12 @@ class ZoneOps(GameState):
         self.slots[src].clear()
         self.steps += MOVE_STEPS * len(moved)
         for c in moved:
-            self.slots[slot].append(c)
             self._moved(c, src, slot)
-        self.shuffle(slot)
+        self._shuffle_cards(moved, slot)
+        if bottom:
+            cards.extend(moved)
+        else:
+            cards[:0] = moved
         self.emit_log({"t": "refill", "zone": self.slot_name(slot)})
 
     def move(self, card: int, slot: int, bottom: bool = False) -> None:
@@ -58,6 +72,9 @@ class ZoneOps(GameState):
         """Everything a move changes besides the order of the two slots."""
         self.loc[card] = slot
         self.came_from[card] = old
+        for p in (self.slot_owner[old], self.slot_owner[slot], self.owner[card]):
+            if p >= 0:
+                self.touch(p)
         # A card in a player's zone is theirs unless it already belongs to someone (a foe's
         # card you play stays theirs); a card in a shared zone belongs to nobody.
         if self.slot_owner[slot] >= 0:
@@ -74,7 +91,11 @@ class ZoneOps(GameState):
                            "from": self.slot_name(old), "to": self.slot_name(slot)})
 
     def shuffle(self, slot: int) -> None:
-        cards = self.slots[slot]
+        """Shuffle a slot with the game's RNG (or as a scenario rigged it)."""
+        self._shuffle_cards(self.slots[slot], slot)
+
+    def _shuffle_cards(self, cards: list[int], slot: int) -> None:
+        """Shuffle ``cards`` in place: a whole slot, or cards about to go into ``slot``."""
         self.steps += len(cards)
         self.rng.shuffle(cards)
         if self.rigged and self.rigged[0][0] == "shuffle":

@@ -16,6 +16,7 @@ the compiler says ``A.CardSel``): :mod:`.node` (the base class), :mod:`.selector
 from __future__ import annotations
 
 from cardscript.dsl.front.ast.conditions import (
+    Affected,
     AnyMarked,
     BoolOp,
     CameFrom,
@@ -105,6 +106,7 @@ from cardscript.dsl.front.ast.selectors import (
 )
 from cardscript.dsl.front.ast.statements import (
     AttrModifier,
+    BetweenTurns,
     Body,
     Call,
     CallItem,
@@ -140,10 +142,9 @@ from cardscript.dsl.front.ast.zones import (
 )
 
 __all__ = [
-    "Abilities", "Ability", "Action", "ActiveSeat", "Answers", "AnyMarked", "AttrModifier", "AttrOf",
-    "Attribute", "BinOp", "Body",
-    "BoolOp", "Call", "CallItem", "CardDef", "CardFilter", "CardSel", "CardsArg", "Choose", "ChooseOne",
-    "Compare", "Cond",
+    "Abilities", "Ability", "Action", "ActiveSeat", "Affected", "Answers", "AnyMarked", "AttrModifier",
+    "AttrOf", "Attribute", "BetweenTurns", "BinOp", "Body", "BoolOp", "Call", "CallItem", "CardDef",
+    "CardFilter", "CardSel", "CardsArg", "Choose", "ChooseOne", "Compare", "Cond",
     "Count", "CountPlayers", "CountTypes", "CounterAdd", "CounterDecl", "CounterOf", "CounterSet", "Did", "DoStep",
     "EffectDef", "Emit", "Emitted", "EndGame", "EndWhen", "Event", "Expect", "Expr", "Finish", "ForCards",
     "ForPlayers", "GameOverCond", "Has", "HasHome", "Header", "Highest", "If", "Is", "Item", "Let", "Mark",

@@ -34,6 +34,14 @@ class Did(Node):
     negate: bool
 
 
+class Affected(Node):
+    """'you were affected' / 'they were not affected': the previous statement changed
+    (did not change) something of the player."""
+
+    players: PlayerSel
+    negate: bool
+
+
 class ZoneEmpty(Node):
     zone: ZoneRef
 
@@ -81,5 +89,5 @@ class CameFrom(Node):
 
 Cond: TypeAlias = (
     Compare | Is | AnyMarked | Did | ZoneEmpty | Has | HasHome | BoolOp | Emitted | WinnerIs
-    | GameOverCond | OutcomeIs | CameFrom
+    | GameOverCond | OutcomeIs | CameFrom | Affected
 )

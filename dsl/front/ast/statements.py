@@ -116,6 +116,12 @@ class Repeat(Node):
     body: Body
 
 
+class BetweenTurns(Node):
+    """'between turns: BODY': no player is active while the body runs."""
+
+    body: Body
+
+
 class CounterAdd(Node):
     """``+N counter [for PLAYERS]`` or, for a per-card counter, ``+N counter on CARDS``."""
 
@@ -170,7 +176,7 @@ class RunBlock(Node):
 
 Stmt: TypeAlias = (
     Call | Choose | If | Otherwise | ForPlayers | ForCards | Repeat | CounterAdd | CounterSet | Mark
-    | Resolve | Emit | EndGame | Let | Nothing | RunBlock
+    | Resolve | Emit | EndGame | Let | Nothing | RunBlock | BetweenTurns
     | ChooseOne | AttrModifier  # cards area (issue 12)
     | Delayed | Grant  # the timing area (issue 12)
 )

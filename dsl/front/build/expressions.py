@@ -59,6 +59,12 @@ class ExpressionBuilder(BuilderBase):
     def did_not(self, meta, c):
         return A.Did(self._sp(meta), True)
 
+    def affected(self, meta, c):
+        return A.Affected(self._sp(meta), c[0], False)
+
+    def not_affected(self, meta, c):
+        return A.Affected(self._sp(meta), c[0], True)
+
     def zone_empty(self, meta, c):
         return A.ZoneEmpty(self._sp(meta), c[0])
 

@@ -46,6 +46,9 @@ class StatementBuilder(BuilderBase):
     def repeat(self, meta, c):
         return A.Repeat(self._sp(meta), c[0], self._body_of(meta, c[1]))
 
+    def between_turns(self, meta, c):
+        return A.BetweenTurns(self._sp(meta), self._body_of(meta, c[0]))
+
     def _prefix(self, c):
         subject, may, rest = None, False, list(c)
         if rest and isinstance(rest[0], A.PlayerSel):

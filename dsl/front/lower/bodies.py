@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardscript.dsl.diagnostics import did_you_mean
+from cardscript.dsl.diagnostics import CODES, did_you_mean
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import Match, display, match_call, tokens_of
 from cardscript.dsl.front.lower.names import _TEXT_HINT, NameLowerer
@@ -16,6 +16,11 @@ from cardscript.runtime import effects as E
 class BodyLowerer(NameLowerer):
     """Lowers one body, selector, condition or expression at a time; ``params`` maps the
     parameters in scope to their kinds (number, players, cards, zone, type, block)."""
+
+    #: the statement being lowered has one before it in its block ('they were affected' tests it)
+    _after_statement = False
+    #: how many 'between turns:' blocks enclose the statement being lowered
+    _between = 0
 
     # ------------------------------------------------------------ selectors
     def players(self, sel: A.PlayerSel, params: dict[str, str]) -> E.Players:
@@ -181,6 +186,11 @@ class BodyLowerer(NameLowerer):
             return E.AnyFoeMarked(c.mark, c.this_turn)
         if isinstance(c, A.Did):
             return E.Did(c.negate)
+        if isinstance(c, A.Affected):
+            if not self._after_statement:
+                self.err("CS212", "'were affected' tests the statement just before it in the same block, and "
+                         "there is none here", c.span, CODES["CS212"][2])
+            return E.Affected(self.players(c.players, params), c.negate)
         if isinstance(c, A.ZoneEmpty):
             return E.ZoneEmpty(self.zone_ref(c.zone, params))
         if isinstance(c, A.CameFrom):
@@ -209,10 +219,13 @@ class BodyLowerer(NameLowerer):
             return E.Seq([])
         params = dict(params)
         out = []
-        for s in b.stmts:
+        outer = self._after_statement
+        for i, s in enumerate(b.stmts):
             if isinstance(s, A.Let):
                 params[s.name] = "number"
+            self._after_statement = i > 0
             out.append(self.stmt(s, params))
+        self._after_statement = outer
         # where each statement is written, for traced logs ('cardscript test -v')
         return E.Seq(out, tuple(f"{s.span.file}:{s.span.line}:{s.span.column}" if s.span else "" for s in b.stmts))
 
@@ -243,6 +256,12 @@ class BodyLowerer(NameLowerer):
             return E.ForCards(self.cards(s.cards, params), self.body(s.body, params))
         if isinstance(s, A.Repeat):
             return E.Repeat(self.expr(s.times, params), self.body(s.body, params))
+        if isinstance(s, A.BetweenTurns):
+            self._between += 1
+            try:
+                return E.BetweenTurns(self.body(s.body, params))
+            finally:
+                self._between -= 1
         if isinstance(s, A.CounterAdd):
             idx = self.counter(s.counter, s.span)
             if idx < 0:
@@ -368,6 +387,9 @@ class BodyLowerer(NameLowerer):
                 self.err("CS207", "'play' needs a zone declared with 'play zone'", c.span)
             return E.Play(args["C"], self.play_zone)
         if b == "take actions":
+            if self._between:
+                self.err("CS213", "'take actions' between turns: no player is active to take them", c.span,
+                         CODES["CS213"][2])
             return E.TakeActions()
         if b == "take control":
             return E.TakeControl(args["C"])

@@ -72,7 +72,8 @@ class Renderer(Calls):
         if at < 0:
             return sentence(fill(template, {}))
         before = template[:at].rstrip()
-        if not before or before.endswith((".", "!", "?", ":")):
+        after = template[at + len("{text}"):].lstrip()  # "Defense: {text} to avoid an Attack."
+        if (not before or before.endswith((".", "!", "?", ":"))) and not after[:1].isalpha():
             text = self.sentences(body, Ctx())
         else:
             text = listed(self.clauses(body, Ctx()))

@@ -320,6 +320,11 @@ class Phrases:
         who = self.source(c.span).split(" ")[0] or "you"
         return f"{who} {'don' + chr(39) + 't' if c.negate else 'do'}"
 
+    def c_affected(self, c: A.Affected, ctx: Ctx) -> str:
+        who = self.target(c.players, ctx)
+        who = "they" if who == "them" else who
+        return f"{who} {'were not' if c.negate else 'were'} affected"
+
     def c_zoneempty(self, c: A.ZoneEmpty, ctx: Ctx) -> str:
         return f"{self.zone(c.zone, ctx)} is empty"
 

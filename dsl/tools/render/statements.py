@@ -94,6 +94,9 @@ class Statements(Phrases):
         times = "twice" if isinstance(s.times, A.Num) and s.times.value == 2 else f"{self.expr(s.times, ctx)} times"
         return f"{self.joined(s.body, ctx, ', then ')} {times}"
 
+    def s_betweenturns(self, s: A.BetweenTurns, ctx: Ctx) -> str:
+        return f"between turns, {self.joined(s.body, ctx, ', then ')}"
+
     def s_choose(self, s: A.Choose, ctx: Ctx) -> str:
         """'choose CARDS: verb it ...' reads 'verb CARDS ...' when the first statement can
         carry the chooser ('you may', 'they') and says 'it'."""
