@@ -18,6 +18,7 @@ from cardscript.dsl.diagnostics import CompileError, Diagnostic, error
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.loader import SCRIPT_SUFFIXES, Program, _header_kind, load_program, resolve_game
 from cardscript.dsl.front.lower import compile_program
+from cardscript.dsl.front.lower.statics import statics_ir
 from cardscript.dsl.front.recover import past_broken
 from cardscript.runtime import effects as E
 from cardscript.runtime.definition import GameDefinition
@@ -338,7 +339,7 @@ def to_ir(d: GameDefinition) -> dict[str, Any]:
                    "home": d.zones[c.home].name if c.home >= 0 else None,
                    "abilities": {k: E.to_ir(v) for k, v in c.abilities.items()},
                    "passive": {k: {d.counters[i].name: a for i, a in v.items()} for k, v in c.passive.items()},
-                   "triggers": [trig(t) for t in c.triggers]} for c in d.cards],
+                   "triggers": [trig(t) for t in c.triggers], **statics_ir(c, trig)} for c in d.cards],
         "printings": [{"card": p.card.name, "copies": p.copies, "attributes": dict(p.attrs)} for p in d.printings],
         "effects": {k: effects[k] for k in sorted(effects)},
         "setup": E.to_ir(d.setup),
@@ -436,7 +437,8 @@ def generate_schema() -> dict[str, Any]:
                                "abilities": {"type": "object", "additionalProperties": {"$ref": "#/$defs/node"}},
                                "passive": {"type": "object", "additionalProperties": {
                                    "type": "object", "additionalProperties": {"type": "integer"}}},
-                               "triggers": {"type": "array", "items": trig}}}},
+                               "triggers": {"type": "array", "items": trig},
+                               "statics": {"type": "object"}}}},  # cards2 area: lower/statics.py
             "printings": {"type": "array", "items": {
                 "type": "object", "additionalProperties": False, "required": ["card", "copies", "attributes"],
                 "properties": {"card": {"type": "string"}, "copies": {"type": "integer", "minimum": 0},

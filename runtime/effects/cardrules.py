@@ -65,6 +65,8 @@ def modified(g: Game, attr: str, seat: int, card: int) -> int:
     for m in g.attr_mods:
         if _applies(g, m, attr, seat, card):
             value += m[3]
+    if g.static_attrs and attr in g.static_attrs:  # "Ongoing: Cards cost 1 less for you" (cards2 area)
+        value += g.static_delta(attr, seat, card)
     return max(value, 0)
 
 

@@ -6,7 +6,8 @@ from parts that each have one job:
 * :mod:`.counters` — reading and changing counters;
 * :mod:`.marks` — seat order and marks on players and cards;
 * :mod:`.decisions` — asking a player's agent;
-* :mod:`.events` — events, triggers and the start of a turn.
+* :mod:`.events` — events, triggers and the start of a turn;
+* :mod:`.statics` — static rules of passive abilities, while their card lies in play.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from cardscript.runtime.game.decisions import DecisionOps
 from cardscript.runtime.game.events import EventOps
 from cardscript.runtime.game.marks import MarkOps
 from cardscript.runtime.game.state import GameState
+from cardscript.runtime.game.statics import StaticOps
 from cardscript.runtime.game.zones import ZoneOps
 
 __all__ = ["Game", "GameState"]
 
 
-class Game(ZoneOps, CounterOps, MarkOps, DecisionOps, EventOps):
+class Game(ZoneOps, CounterOps, MarkOps, DecisionOps, EventOps, StaticOps):
     """The state of one game and the operations effects use.
 
     Cards are numbered 0..N-1; ``loc[card]`` is the zone slot holding it and every

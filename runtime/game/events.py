@@ -31,6 +31,8 @@ class EventOps(GameState):
             for trig in self.d.cards[self.card_type[it]].triggers:
                 if trig.of_this_card and trig.event == name:
                     self._fire(trig, it, player, it)
+        if name in self.static_events:
+            self.fire_statics(name, player, it)  # type: ignore[attr-defined]  # StaticOps, in Game
         if name not in self.trigger_events:
             return
         for z in self.active_zones:

@@ -106,6 +106,12 @@ class GameState:
         # Only events some card listens to need a scan of the active zones.
         self.trigger_events = frozenset(t.event for ct in d.cards for t in ct.triggers if not t.of_this_card)
         self.self_events = frozenset(t.event for ct in d.cards for t in ct.triggers if t.of_this_card)
+        # Static rules of passive abilities (runtime/game/statics.py): empty sets cost nothing.
+        statics = [r for ct in d.cards for r in ct.statics.values()]
+        self.static_events = frozenset(t.event for r in statics for t in r.triggers)
+        self.static_attrs = frozenset(m[0] for r in statics for m in r.modifiers)
+        self.static_marks = frozenset((m[1], m[2]) for r in statics for m in r.marks)
+        self.in_static_marks = False
         #: cards a player controls outside their play zone, for this turn
         self.controller: dict[int, int] = {}
         self.active_zones = [z for z in d.zones if z.active]

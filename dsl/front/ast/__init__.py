@@ -122,6 +122,7 @@ from cardscript.dsl.front.ast.statements import (
     Resolve,
     RunBlock,
     Slot,
+    StaticWhen,
     Stmt,
     StrArg,
     Word,
@@ -138,7 +139,7 @@ __all__ = [
     "ForPlayers", "GameOverCond", "Has", "HasHome", "Header", "Highest", "If", "Is", "Item", "Let", "Mark",
     "MarkFilter", "MinMax", "NextTurn", "Node", "Nothing", "Num", "NumArg", "Otherwise", "Outcome", "OutcomeIs",
     "Param", "ParamArg", "Passive", "PlayerSel", "Players", "PlayersArg", "PrintedLabel", "Printing", "Quiet",
-    "Remove", "Repeat", "Resolve", "Rig", "Rule", "RunBlock", "Score", "Script", "Seed", "Setup", "Slot", "Stmt",
-    "StrArg", "SumAttr", "Text", "TieBreak", "Trigger", "Turn", "Types", "Uses", "Warn", "WinnerIs", "Word",
+    "Remove", "Repeat", "Resolve", "Rig", "Rule", "RunBlock", "Score", "Script", "Seed", "Setup", "Slot", "StaticWhen",
+    "Stmt", "StrArg", "SumAttr", "Text", "TieBreak", "Trigger", "Turn", "Types", "Uses", "Warn", "WinnerIs", "Word",
     "ZoneArg", "ZoneDecl", "ZoneEmpty", "ZoneRef",
 ]

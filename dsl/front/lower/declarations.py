@@ -8,7 +8,7 @@ from typing import Any
 from cardscript.dsl.diagnostics import did_you_mean, warning
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.lower import bounds
-from cardscript.dsl.front.lower.bodies import BodyLowerer
+from cardscript.dsl.front.lower.statics import StaticLowerer
 from cardscript.runtime import effects as E
 from cardscript.runtime.definition import (
     ActionDef,
@@ -17,12 +17,13 @@ from cardscript.runtime.definition import (
     EndCondition,
     GameDefinition,
     Printing,
+    StaticRules,
     TriggerDef,
     ZoneDef,
 )
 
 
-class Lowerer(BodyLowerer):
+class Lowerer(StaticLowerer):
     """Walks the AST once, building runtime objects and collecting diagnostics:
     :meth:`definition` lowers a whole game."""
 
@@ -75,15 +76,19 @@ class Lowerer(BodyLowerer):
         home = self.zone(cd.home, cd.span) if cd.home else -1
         abilities: dict[str, Any] = {}
         passive: dict[str, dict[int, int]] = {}
+        statics: dict[str, StaticRules] = {}
         passive_labels = {p.label for p in sym.passives}
         direct: set[str] = set()
         for ab in cd.abilities:
             if ab.label not in sym.labels:
                 self.unknown("ability label", ab.label, ab.span, sym.labels)
-            if ab.label in passive_labels:
-                passive[ab.label] = self.passive_amounts(ab)
             self._calls_from = direct
-            abilities[ab.label] = self.body(ab.body, {})
+            body = ab.body
+            if ab.label in passive_labels:
+                passive[ab.label], rules, body = self.passive_ability(ab)
+                if rules is not None:
+                    statics[ab.label] = rules
+            abilities[ab.label] = self.body(body, {})
             self._calls_from = None
         triggers = []
         for tr in cd.triggers:
@@ -92,7 +97,7 @@ class Lowerer(BodyLowerer):
             self._calls_from = None
         keywords = frozenset(self.keyword_closure(direct) | set(abilities))
         ct = CardType(cd.name, index, frozenset(types), keywords, attrs, abilities, passive, tuple(triggers), home,
-                      source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces)
+                      source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces, statics=statics)
         printings = []
         for pr in cd.printings or (A.Printing(cd.span, 1, ()),):
             pattrs = dict(attrs)
@@ -135,17 +140,6 @@ class Lowerer(BodyLowerer):
             if isinstance(st, A.DoStep):
                 walk.root(st.body)
         self.diags.extend(walk.diags)
-
-    def passive_amounts(self, ab: A.Ability) -> dict[int, int]:
-        out: dict[int, int] = {}
-        for s in ab.body.stmts:
-            if isinstance(s, A.CounterAdd) and isinstance(s.amount, A.Num) and s.player is None:
-                idx = self.counter(s.counter, s.span)
-                out[idx] = out.get(idx, 0) + s.sign * s.amount.value
-            else:
-                self.err("CS204", f"a passive '{ab.label}' ability may only raise or lower counters by a number",
-                         s.span, "write e.g. '+1 damage-bonus'")
-        return out
 
     def trigger(self, ev: A.Event, body: A.Body) -> TriggerDef:
         self.trigger_uid += 1

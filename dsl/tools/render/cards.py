@@ -16,6 +16,7 @@ from cardscript.dsl.front.loader import Program
 from cardscript.dsl.tools.render.calls import Calls
 from cardscript.dsl.tools.render.english import capitalise_sentences, listed, quoted, sentence, title
 from cardscript.dsl.tools.render.phrases import Ctx
+from cardscript.dsl.tools.render.statics import StaticRender
 from cardscript.dsl.tools.render.templates import Arg, fill
 
 
@@ -41,7 +42,7 @@ class RenderedCard:
                 "faces": list(self.faces)}
 
 
-class Renderer(Calls):
+class Renderer(StaticRender, Calls):
     """Renders the cards of one program; built from its declarations (:func:`collect`)."""
 
     def card(self, card: A.CardDef) -> RenderedCard:
@@ -59,7 +60,8 @@ class Renderer(Calls):
         printed = self.sym.printed_labels.get(ab.label)
         if printed is not None:
             return self.labelled(printed.template, ab.body)
-        body = self.sentences(ab.body, Ctx())
+        passive = any(p.label == ab.label for p in self.sym.passives)
+        body = self.passive_sentences(ab.body) if passive else self.sentences(ab.body, Ctx())
         if ab.label == "play":
             return body
         return f"{title(ab.label)}: {body}" if body else f"{title(ab.label)}."
