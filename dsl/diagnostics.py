@@ -79,6 +79,11 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS235": ("a modal choice with one mode", 'card "Jab": hero\n  play: choose one: draw a card',
               "write the other modes after '; or' (\"choose one: +2 power; or draw a card\"), or drop "
               "'choose one:' when there is no choice"),
+    # cards2 area (issue 12): computed attributes
+    "CS236": ("a computed attribute reads a computed attribute",
+              'card "Jab": hero\n  vp = sum of vp of all cards in your deck',
+              "compute it from counts, counters and printed attributes: a computed value may not wait on "
+              "another (it could wait on itself)"),
     "CS301": ("scenario expectation failed",
               'scenario "Nine power"\nuses "GAME"\nplayers 2\n\nexpect your power == 9',
               "the game state differs from what the scenario expects"),

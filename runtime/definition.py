@@ -112,6 +112,7 @@ class CardType:
     source: str = ""
     faces: tuple[str, ...] = ()  # a die's faces; 'roll' shows one of them
     statics: dict[str, StaticRules] = field(default_factory=dict)  # label -> static rules of a passive ability
+    computed: dict[str, Effect] = field(default_factory=dict)  # attribute -> expression ("vp = count ...")
 
 
 @dataclass(frozen=True)

@@ -145,3 +145,47 @@ def test_a_static_mark_reading_itself_does_not_loop(tmp_path: Path) -> None:
     """While the players of a static mark are selected, static marks are not seen."""
     result = _scenario(tmp_path, LOOPING_MARK)
     assert result.passed, result.diagnostics
+
+
+# ---------------------------------------------------------------- computed attributes
+def test_computed_vp_renders_the_printed_sentence_and_a_star(rendered: dict[str, dict]) -> None:
+    card = rendered["Watchtower Archivist"]
+    assert card["text"] == "+1 Power. This card is worth 1 VP for each Equipment card in your deck."
+    assert card["attributes"]["vp"] == "*"
+
+
+@pytest.mark.parametrize(("text", "code", "message"), [
+    ('card "Bad": hero\n  vp = sum of vp of all cards in your deck\n', "CS236",
+     "the computed 'vp' of 'Bad' reads 'vp', which a card computes"),
+    ('card "Bad": hero\n  vp = count all cards in your deck where vp of it > 1\n', "CS236",
+     "the computed 'vp' of 'Bad' reads 'vp', which a card computes"),
+    ('card "Bad": hero, vp 2\n  vp = 3\n', "CS203", "card 'Bad' gives 'vp' twice"),
+    ('card "Bad": hero\n  worth = 3\n', "CS205", "unknown attribute 'worth' on card 'Bad'"),
+    ('card "Bad": hero\n  character = 3\n', "CS204", "attribute 'character' holds text, not a number"),
+])
+def test_computed_attribute_mistakes_are_diagnostics(tmp_path: Path, text: str, code: str, message: str) -> None:
+    errors = _compile_errors(tmp_path, text)
+    assert [(d.code, d.span.line) for d in errors] == [(code, 2)]
+    assert errors[0].message == message
+
+
+def test_a_computed_attribute_read_while_it_is_computed_is_the_printed_one(tmp_path: Path) -> None:
+    """The runtime guard behind CS236: a definition built without the checker cannot recurse."""
+    from cardscript.runtime import effects as E
+    from cardscript.runtime.game import Game
+
+    game = _compile(tmp_path, 'card "Fort": location, cost 6\n  vp = count all cards in your deck with equipment\n')
+    fort = next(c for c in game.cards if c.name == "Fort")
+    fort.computed["vp"] = E.Arith("+", E.Const(1), E.AttrOf("vp", E.Cards("this")))
+    g = Game(game, 2, [], 1)
+    card = next(i for i, t in enumerate(g.card_type) if t == fort.index)
+    assert g.attr_value(card, "vp") == 1  # its own vp, read inside, is the printed 0
+    assert g.computing == set()
+
+
+def test_computed_attributes_are_in_the_valid_ir(tmp_path: Path) -> None:
+    game = _compile(tmp_path, 'card "Fort": location, cost 6\n  vp = 2 * count all cards in your deck with equipment\n')
+    ir = to_ir(game)
+    assert validate_ir(ir) == []
+    fort = next(c for c in ir["cards"] if c["name"] == "Fort")
+    assert list(fort["computed"]) == ["vp"]

@@ -438,7 +438,7 @@ def generate_schema() -> dict[str, Any]:
                                "passive": {"type": "object", "additionalProperties": {
                                    "type": "object", "additionalProperties": {"type": "integer"}}},
                                "triggers": {"type": "array", "items": trig},
-                               "statics": {"type": "object"}}}},  # cards2 area: lower/statics.py
+                               "statics": {"type": "object"}, "computed": {"type": "object"}}}},  # cards2 area
             "printings": {"type": "array", "items": {
                 "type": "object", "additionalProperties": False, "required": ["card", "copies", "attributes"],
                 "properties": {"card": {"type": "string"}, "copies": {"type": "integer", "minimum": 0},

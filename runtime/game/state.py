@@ -112,6 +112,9 @@ class GameState:
         self.static_attrs = frozenset(m[0] for r in statics for m in r.modifiers)
         self.static_marks = frozenset((m[1], m[2]) for r in statics for m in r.marks)
         self.in_static_marks = False
+        #: attributes some card computes when read (``vp = count ...``), and those being computed
+        self.computed_attrs = frozenset(a for ct in d.cards for a in ct.computed)
+        self.computing: set[tuple[int, str]] = set()
         #: cards a player controls outside their play zone, for this turn
         self.controller: dict[int, int] = {}
         self.active_zones = [z for z in d.zones if z.active]

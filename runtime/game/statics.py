@@ -1,12 +1,14 @@
 """Static rules of passive abilities (issue 12; DC rulebooks, "Ongoing"): triggers,
 attribute modifiers and marks that hold only while their card lies in a passive zone
-(``passive ongoing in played``). Nothing here runs unless some card of the game has
-such a rule: the sets read in :class:`~cardscript.runtime.game.state.GameState` are
+(``passive ongoing in played``); and attributes computed when read ("This card is worth
+1 VP for each Equipment in your deck"). Nothing here runs unless some card of the game
+has such a rule: the sets read in :class:`~cardscript.runtime.game.state.GameState` are
 empty then, and every hook tests them first."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.definition import StaticRules
@@ -67,3 +69,20 @@ class StaticOps(GameState):
             return False
         finally:
             self.in_static_marks = False
+
+    def attr_value(self, card: int, attr: str) -> Any:
+        """``attr`` of ``card``: computed by the card's expression when it has one, with the
+        card's owner as 'you' (the active player when nobody owns it) and the card as 'this'
+        and 'it'; else the printed value. The checker forbids a computed attribute that
+        reads a computed one (CS236); should one run anyway (a runtime guard), a value read
+        while it is being computed is the printed one."""
+        expr = self.d.cards[self.card_type[card]].computed.get(attr)
+        key = (card, attr)
+        if expr is None or key in self.computing:
+            return self.card_attrs[card].get(attr, 0)
+        self.computing.add(key)
+        try:
+            owner = self.owner[card]
+            return expr.evaluate(self, Ctx(owner if owner >= 0 else self.active, it=card, this=card))
+        finally:
+            self.computing.discard(key)

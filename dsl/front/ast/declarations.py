@@ -115,6 +115,15 @@ class Trigger(Node):
     body: Body
 
 
+class ComputedAttr(Node):
+    """``vp = count all cards in your deck with equipment`` (cards2 area, issue 12): the
+    attribute's value is the expression, evaluated when read, with the card's owner as
+    'you' and the card as 'this' and 'it'."""
+
+    attr: str
+    value: Expr
+
+
 class CardDef(Node):
     name: str
     words: tuple[tuple[str, Span], ...]
@@ -124,6 +133,7 @@ class CardDef(Node):
     abilities: tuple[Ability, ...]
     triggers: tuple[Trigger, ...]
     faces: tuple[str, ...] = ()
+    computed: tuple[ComputedAttr, ...] = ()  # cards2 area (issue 12)
 
 
 # ---------------------------------------------------------------- rules

@@ -25,6 +25,9 @@ class StaticRulesBuilder(BuilderBase):
         body = c[-1] if isinstance(c[-1], A.Body) else A.Body(self._sp(meta), tuple(c[-1]))
         return A.StaticWhen(self._sp(meta), verb, types, body)
 
+    def computed_attr(self, meta, c):
+        return A.ComputedAttr(self._sp(meta), c[0], c[1])
+
     def static_modifier(self, meta, c):
         names = [str(t) for t in c if isinstance(t, Token) and t.type == "NAME"]
         types = (" ".join(names[:-1]),) if len(names) > 1 else ()

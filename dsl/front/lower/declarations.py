@@ -97,7 +97,8 @@ class Lowerer(StaticLowerer):
             self._calls_from = None
         keywords = frozenset(self.keyword_closure(direct) | set(abilities))
         ct = CardType(cd.name, index, frozenset(types), keywords, attrs, abilities, passive, tuple(triggers), home,
-                      source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces, statics=statics)
+                      source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces, statics=statics,
+                      computed=self.computed_attrs(cd))
         printings = []
         for pr in cd.printings or (A.Printing(cd.span, 1, ()),):
             pattrs = dict(attrs)

@@ -49,6 +49,34 @@ class StaticLowerer(BodyLowerer):
         rules = StaticRules(tuple(triggers), tuple(modifiers), tuple(marks)) if triggers or modifiers or marks else None
         return amounts, rules, A.Body(ab.body.span, tuple(kept))
 
+    def computed_attrs(self, cd: A.CardDef) -> dict[str, Any]:
+        """A card's computed attributes (``vp = count all cards in your deck with
+        equipment``): attribute name -> the lowered expression.
+
+        Diagnostics: CS205 for an undeclared attribute, CS204 for one holding text, CS203
+        when the card's line gives the attribute too, CS236 when the expression reads an
+        attribute that some card computes (so no computed value ever waits on another: the
+        evaluation cannot recurse).
+        """
+        computed_names = {c.attr for card in self.sym.cards.values() for c in card.computed}
+        out: dict[str, Any] = {}
+        for c in cd.computed:
+            if c.attr not in self.sym.attributes:
+                self.err("CS205", f"unknown attribute {c.attr!r} on card {cd.name!r}", c.span,
+                         f"declare it: attribute {c.attr} = 0")
+            else:
+                self.attr(c.attr, c.span, number=True)
+            if c.attr in out or any(name == c.attr for name, _, _ in cd.attrs):
+                self.err("CS203", f"card {cd.name!r} gives {c.attr!r} twice", c.span,
+                         f"a computed {c.attr} is printed '*': drop '{c.attr} N' from the card's line")
+            for node in _walk(c.value):
+                read = getattr(node, "attr", None)
+                if isinstance(node, (A.AttrOf, A.SumAttr)) and read in computed_names:
+                    self.err("CS236", f"the computed {c.attr!r} of {cd.name!r} reads {read!r}, which a card "
+                             "computes", node.span, "compute it from counts, counters and printed attributes")
+            out[c.attr] = self.expr(c.value, {})
+        return out
+
     def static_trigger(self, s: A.StaticWhen) -> TriggerDef:
         """``when you VERB a TYPE: body``: a trigger on the event VERB, for the card's type words."""
         for t in s.types:
@@ -60,11 +88,27 @@ class StaticLowerer(BodyLowerer):
 
 
 def statics_ir(card: CardType, trig: Any) -> dict[str, Any]:
-    """The IR of a card's static rules: ``{"statics": {label: ...}}``, or nothing when it
-    has none (so the IR of a game without them does not change). ``trig`` writes a trigger."""
+    """The IR of a card's static rules and computed attributes: ``{"statics": {label: ...},
+    "computed": {attribute: expression}}``, each left out when empty (so the IR of a game
+    without them does not change). ``trig`` writes a trigger."""
+    out: dict[str, Any] = {"computed": E.to_ir(card.computed)} if card.computed else {}
     if not card.statics:
-        return {}
-    return {"statics": {label: {"triggers": [trig(t) | {"kind": list(t.kind)} for t in r.triggers],
+        return out
+    return out | {"statics": {label: {"triggers": [trig(t) | {"kind": list(t.kind)} for t in r.triggers],
                                 "modifiers": [[a, list(ts), n, E.to_ir(p)] for a, ts, n, p in r.modifiers],
                                 "marks": [[E.to_ir(p), m, turn] for p, m, turn in r.marks]}
                         for label, r in sorted(card.statics.items())}}
+
+
+def _walk(node: Any) -> list[A.Node]:
+    """Every AST node under ``node`` (itself included)."""
+    out: list[A.Node] = []
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Node):
+            out.append(x)
+            stack.extend(getattr(x, f) for f in x._fields)
+        elif isinstance(x, (tuple, list)):
+            stack.extend(x)
+    return out

@@ -50,8 +50,10 @@ class Renderer(StaticRender, Calls):
         parts: list[A.Ability | A.Trigger] = sorted([*card.abilities, *card.triggers],
                                                     key=lambda a: (a.span.line, a.span.column))
         paragraphs = [self.ability(a) if isinstance(a, A.Ability) else self.trigger(a) for a in parts]
+        paragraphs += [self.computed(c) for c in card.computed]  # cards2 area: printed "*"
         attrs: dict[str, int | str] = {n: a.default for n, a in self.sym.attributes.items()}
         attrs.update({n: v for n, v, _ in card.attrs})
+        attrs.update({c.attr: "*" for c in card.computed})
         copies = sum(p.copies for p in card.printings) or 1
         return RenderedCard(card.name, tuple(w for w, _ in card.words), attrs, copies,
                             tuple(capitalise_sentences(p) for p in paragraphs if p), card.faces)
