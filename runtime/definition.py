@@ -64,6 +64,7 @@ class TriggerDef:
     source: str = ""  # file:line of the trigger, for runaway-chain messages
     of_this_card: bool = False  # fires for the card the event is about, wherever it is
     kind: tuple[str, ...] = ()  # fires only when the event's card has one of these words (none: any)
+    enters: int = -1  # 'when a card enters ZONE': the zone's index (the event is named 'enters "ZONE"')
 
 
 @dataclass(frozen=True)

@@ -189,3 +189,43 @@ def test_computed_attributes_are_in_the_valid_ir(tmp_path: Path) -> None:
     assert validate_ir(ir) == []
     fort = next(c for c in ir["cards"] if c["name"] == "Fort")
     assert list(fort["computed"]) == ["vp"]
+
+
+# ---------------------------------------------------------------- zone-entry triggers
+def test_zone_entry_triggers_render_and_format(rendered: dict[str, dict]) -> None:
+    assert rendered["Watchtower Oracle"]["text"] == "When a Villain enters the Line Up, charge your Meter."
+    text = 'card "Recycler": hero, cost 3\n  when a card enters your discard: +1 power\n'
+    assert format_text(text.replace("enters your", "enters  your")) == text
+
+
+@pytest.mark.parametrize(("line", "code", "message"), [
+    ("when a card enters their discard: +1 power", "CS204", "a zone-entry trigger names 'your ZONE' or 'the ZONE'"),
+    ("when a card enters your line-up: +1 power", "CS204", "zone 'line-up' is shared: say 'the line-up'"),
+    ("when a vilain enters the line-up: +1 power", "CS201", "unknown card type 'vilain'"),
+    ("when a card enters the lineup: +1 power", "CS201", "unknown zone 'lineup'"),
+])
+def test_zone_entry_mistakes_are_diagnostics(tmp_path: Path, line: str, code: str, message: str) -> None:
+    errors = _compile_errors(tmp_path, f'card "Bad": hero\n  {line}\n')
+    assert [(d.code, d.span.line) for d in errors] == [(code, 2)]
+    assert errors[0].message == message
+
+
+def test_zone_entries_arm_only_the_zones_a_trigger_names(tmp_path: Path) -> None:
+    from cardscript.runtime.game import Game
+
+    assert Game(compile_game("injustice")[0], 2, [], 1).enter_zones == frozenset()
+    game = _compile(tmp_path, 'card "Recycler": hero, cost 3\n  when a card enters your discard: +1 power\n')
+    assert Game(game, 2, [], 1).enter_zones == frozenset({game.zone("discard").index})
+
+
+def test_a_zone_entry_logs_an_event_only_when_listened_to(tmp_path: Path) -> None:
+    """A game whose triggers name no zone logs exactly what it logged before (the golden
+    set pins that); one that names the discard logs 'enters "discard"' for each entry."""
+    import cardscript
+
+    game = _compile(tmp_path, 'when a card enters your discard: nothing\n')
+    result = cardscript.play_game(game, players=2, agents=["random"], seed=3)
+    events = {e.get("event") for e in result.log if e.get("t") == "event"}
+    assert 'enters "discard"' in events
+    plain = cardscript.play_game(compile_game("injustice")[0], players=2, agents=["random"], seed=3)
+    assert not any(str(e.get("event", "")).startswith("enters ") for e in plain.log)

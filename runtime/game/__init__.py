@@ -7,13 +7,15 @@ from parts that each have one job:
 * :mod:`.marks` — seat order and marks on players and cards;
 * :mod:`.decisions` — asking a player's agent;
 * :mod:`.events` — events, triggers and the start of a turn;
-* :mod:`.statics` — static rules of passive abilities, while their card lies in play.
+* :mod:`.statics` — static rules of passive abilities, while their card lies in play;
+* :mod:`.entries` — triggers on a card entering a zone.
 """
 
 from __future__ import annotations
 
 from cardscript.runtime.game.counters import CounterOps
 from cardscript.runtime.game.decisions import DecisionOps
+from cardscript.runtime.game.entries import EntryOps
 from cardscript.runtime.game.events import EventOps
 from cardscript.runtime.game.marks import MarkOps
 from cardscript.runtime.game.state import GameState
@@ -23,7 +25,7 @@ from cardscript.runtime.game.zones import ZoneOps
 __all__ = ["Game", "GameState"]
 
 
-class Game(ZoneOps, CounterOps, MarkOps, DecisionOps, EventOps, StaticOps):
+class Game(ZoneOps, CounterOps, MarkOps, DecisionOps, EventOps, StaticOps, EntryOps):
     """The state of one game and the operations effects use.
 
     Cards are numbered 0..N-1; ``loc[card]`` is the zone slot holding it and every

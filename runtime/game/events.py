@@ -46,6 +46,8 @@ class EventOps(GameState):
     def _fire(self, trig: TriggerDef, card: int, player: int, it: int | None) -> None:
         if trig.your_turn and player != self.active:
             return
+        if trig.kind and (it is None or not any(w in self.card_words[it] for w in trig.kind)):
+            return  # 'when a hero enters ...', 'when you play a hero: ...' (cards2 area)
         if trig.first_time:
             key = (trig.uid, card)
             if key in self.fired:

@@ -115,6 +115,10 @@ class GameState:
         #: attributes some card computes when read (``vp = count ...``), and those being computed
         self.computed_attrs = frozenset(a for ct in d.cards for a in ct.computed)
         self.computing: set[tuple[int, str]] = set()
+        #: zones some 'when a card enters ZONE' trigger names (runtime/game/entries.py)
+        enters = [t.enters for ts in d.rules.values() for t in ts] + [t.enters for ct in d.cards for t in ct.triggers]
+        self.enter_zones = frozenset(z for z in enters if z >= 0)
+        self.enter_names = [f'enters "{z.name}"' for z in d.zones]
         #: cards a player controls outside their play zone, for this turn
         self.controller: dict[int, int] = {}
         self.active_zones = [z for z in d.zones if z.active]

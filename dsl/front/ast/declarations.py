@@ -11,7 +11,7 @@ from cardscript.dsl.front.ast.conditions import Cond
 from cardscript.dsl.front.ast.expressions import Expr
 from cardscript.dsl.front.ast.node import Node
 from cardscript.dsl.front.ast.scenario import ActiveSeat, Answers, DoStep, Expect, Finish, NextTurn, Quiet, Rig, Seed
-from cardscript.dsl.front.ast.selectors import CardSel
+from cardscript.dsl.front.ast.selectors import CardSel, ZoneRef
 from cardscript.dsl.front.ast.statements import Body, CallItem
 
 
@@ -103,6 +103,8 @@ class Event(Node):
     first_time: bool = False
     your_turn: bool = False
     of_this_card: bool = False
+    enters: ZoneRef | None = None  # cards2 area: 'a TYPE enters ZONE' (the name is 'enters "ZONE"')
+    types: tuple[str, ...] = ()  # ... of a card with one of these types (any card when empty)
 
 
 class Ability(Node):

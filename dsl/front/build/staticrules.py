@@ -25,6 +25,10 @@ class StaticRulesBuilder(BuilderBase):
         body = c[-1] if isinstance(c[-1], A.Body) else A.Body(self._sp(meta), tuple(c[-1]))
         return A.StaticWhen(self._sp(meta), verb, types, body)
 
+    def enter_event(self, meta, c):
+        zone: A.ZoneRef = c[-1]
+        return A.Event(self._sp(meta), f'enters "{zone.name}"', enters=zone, types=c[0])
+
     def computed_attr(self, meta, c):
         return A.ComputedAttr(self._sp(meta), c[0], c[1])
 

@@ -144,8 +144,9 @@ class Lowerer(StaticLowerer):
 
     def trigger(self, ev: A.Event, body: A.Body) -> TriggerDef:
         self.trigger_uid += 1
+        enters = self.entered_zone(ev) if ev.enters is not None else -1
         return TriggerDef(self.trigger_uid, ev.name, ev.first_time, ev.your_turn, self.body(body, {}),
-                          f"{ev.span.file}:{ev.span.line}", ev.of_this_card)
+                          f"{ev.span.file}:{ev.span.line}", ev.of_this_card, ev.types, enters)
 
     def definition(self, sources: dict[str, str]) -> GameDefinition:
         sym = self.sym

@@ -77,6 +77,19 @@ class StaticLowerer(BodyLowerer):
             out[c.attr] = self.expr(c.value, {})
         return out
 
+    def entered_zone(self, ev: A.Event) -> int:
+        """The zone of ``when a TYPE enters ZONE`` (its index): ``your Z`` for a per-player
+        zone, ``the Z`` for a shared one (CS204 for another reference; CS201 for an unknown
+        zone or type)."""
+        assert ev.enters is not None
+        for t in ev.types:
+            if t not in self.sym.types:
+                self.unknown("card type", t, ev.span, self.sym.types)
+        if ev.enters.owner not in ("you", "shared"):
+            self.err("CS204", "a zone-entry trigger names 'your ZONE' or 'the ZONE'", ev.enters.span,
+                     "when a card enters your discard: ... (a per-player zone), when a card enters the line-up: ...")
+        return int(self.zone_ref(ev.enters, {}).zone)
+
     def static_trigger(self, s: A.StaticWhen) -> TriggerDef:
         """``when you VERB a TYPE: body``: a trigger on the event VERB, for the card's type words."""
         for t in s.types:

@@ -14,7 +14,7 @@ from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import collect
 from cardscript.dsl.front.loader import Program
 from cardscript.dsl.tools.render.calls import Calls
-from cardscript.dsl.tools.render.english import capitalise_sentences, listed, quoted, sentence, title
+from cardscript.dsl.tools.render.english import article, capitalise_sentences, listed, quoted, sentence, title
 from cardscript.dsl.tools.render.phrases import Ctx
 from cardscript.dsl.tools.render.statics import StaticRender
 from cardscript.dsl.tools.render.templates import Arg, fill
@@ -84,7 +84,8 @@ class Renderer(StaticRender, Calls):
     def trigger(self, tr: A.Trigger) -> str:
         ev = tr.event
         head = "the first time each turn" if ev.first_time else "when"
-        clause = self.event(ev.name, ev.of_this_card)
+        clause = self.event(ev.name, ev.of_this_card) if ev.enters is None else \
+            f"{article(title(ev.types[0]) if ev.types else 'card')} enters {self.zone(ev.enters, Ctx())}"  # cards2
         turn = " during your turn" if ev.your_turn else ""
         return sentence(f"{head} {clause}{turn}, {self.joined(tr.body, Ctx(), ', then ')}")
 
