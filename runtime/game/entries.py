@@ -1,5 +1,5 @@
 """Zone-entry triggers (issue 12, cards2 area): "When a card enters your discard pile",
-"when a Hero enters the Line-Up". A move into a zone that no trigger names costs one test
+"when a Hero enters the supply". A move into a zone that no trigger names costs one test
 of an empty set (``enter_zones``); nothing is logged or dispatched for it."""
 
 from __future__ import annotations

@@ -87,7 +87,8 @@ class StaticLowerer(BodyLowerer):
                 self.unknown("card type", t, ev.span, self.sym.types)
         if ev.enters.owner not in ("you", "shared"):
             self.err("CS204", "a zone-entry trigger names 'your ZONE' or 'the ZONE'", ev.enters.span,
-                     "when a card enters your discard: ... (a per-player zone), when a card enters the line-up: ...")
+                     "when a card enters your discard: ... (a per-player zone), "
+                     "when a card enters the ZONE: ... (a shared one)")
         return int(self.zone_ref(ev.enters, {}).zone)
 
     def static_trigger(self, s: A.StaticWhen) -> TriggerDef:
