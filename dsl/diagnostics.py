@@ -92,6 +92,11 @@ CODES: dict[str, tuple[str, str, str]] = {
               'card "Hoarder": hero\n  instead of gian {C: cards}: move C to your deck',
               "'instead of PATTERN' names an effect the game's scripts define, with its words and parameter "
               "slots (docs/language.md, \"Replacement effects\")"),
+    # cards2 area (issue 12): computed attributes
+    "CS236": ("a computed attribute reads a computed attribute",
+              'card "Jab": hero\n  vp = sum of vp of all cards in your deck',
+              "compute it from counts, counters and printed attributes: a computed value may not wait on "
+              "another (it could wait on itself)"),
     "CS301": ("scenario expectation failed",
               'scenario "Nine power"\nuses "GAME"\nplayers 2\n\nexpect your power == 9',
               "the game state differs from what the scenario expects"),

@@ -63,6 +63,26 @@ class TriggerDef:
     body: Effect
     source: str = ""  # file:line of the trigger, for runaway-chain messages
     of_this_card: bool = False  # fires for the card the event is about, wherever it is
+    kind: tuple[str, ...] = ()  # fires only when the event's card has one of these words (none: any)
+    enters: int = -1  # 'when a card enters ZONE': the zone's index (the event is named 'enters "ZONE"')
+
+
+@dataclass(frozen=True)
+class StaticRules:
+    """What a passive ability holds besides counter bonuses (issue 12, "Ongoing: Your
+    Heroes have +1 Power"), applied only while the card lies in the passive zone.
+
+    Attributes:
+        triggers: fire for events of the zone's player (``it`` the event's card).
+        modifiers: (attribute, types, delta, players): the attribute of the cards with one
+            of the types (all when empty) is ``delta`` higher for the players (an effect
+            selecting players, with ``you`` the zone's player).
+        marks: (players, mark, this_turn): those players carry the mark.
+    """
+
+    triggers: tuple[TriggerDef, ...] = ()
+    modifiers: tuple[tuple[str, tuple[str, ...], int, Effect], ...] = ()
+    marks: tuple[tuple[Effect, str, bool], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -117,6 +137,8 @@ class CardType:
     source: str = ""
     faces: tuple[str, ...] = ()  # a die's faces; 'roll' shows one of them
     replacements: tuple[ReplacementDef, ...] = ()  # 'instead of ...' while in an active zone
+    statics: dict[str, StaticRules] = field(default_factory=dict)  # label -> static rules of a passive ability
+    computed: dict[str, Effect] = field(default_factory=dict)  # attribute -> expression ("vp = count ...")
 
 
 @dataclass(frozen=True)

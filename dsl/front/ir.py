@@ -8,6 +8,7 @@ import json
 from importlib import resources
 from typing import Any
 
+from cardscript.dsl.front.lower.statics import statics_ir
 from cardscript.runtime import effects as E
 from cardscript.runtime.definition import GameDefinition
 
@@ -71,7 +72,8 @@ def to_ir(d: GameDefinition) -> dict[str, Any]:
                    "abilities": {k: E.to_ir(v) for k, v in c.abilities.items()},
                    "passive": {k: {d.counters[i].name: a for i, a in v.items()} for k, v in c.passive.items()},
                    "triggers": [trig(t) for t in c.triggers],
-                   **({"replacements": [replacement(r) for r in c.replacements]} if c.replacements else {})}
+                   **({"replacements": [replacement(r) for r in c.replacements]} if c.replacements else {}),
+                   **statics_ir(c, trig)}
                   for c in d.cards],
         "printings": [{"card": p.card.name, "copies": p.copies, "attributes": dict(p.attrs)} for p in d.printings],
         "effects": {k: effects[k] for k in sorted(effects)},
@@ -177,7 +179,8 @@ def generate_schema() -> dict[str, Any]:
                                "passive": {"type": "object", "additionalProperties": {
                                    "type": "object", "additionalProperties": {"type": "integer"}}},
                                "triggers": {"type": "array", "items": trig},
-                               "replacements": {"type": "array", "items": replacement}}}},
+                               "replacements": {"type": "array", "items": replacement},
+                               "statics": {"type": "object"}, "computed": {"type": "object"}}}},  # cards2 area
             "printings": {"type": "array", "items": {
                 "type": "object", "additionalProperties": False, "required": ["card", "copies", "attributes"],
                 "properties": {"card": {"type": "string"}, "copies": {"type": "integer", "minimum": 0},

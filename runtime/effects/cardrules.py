@@ -61,10 +61,12 @@ def _applies(g: Game, m: list[Any], attr: str, seat: int, card: int) -> bool:
 def modified(g: Game, attr: str, seat: int, card: int) -> int:
     """``attr`` of ``card`` as ``seat`` sees it: the printed number plus the modifiers
     that apply, never below 0 ("cost 1 less" of a card that costs 0 is 0)."""
-    value = as_number(g.card_attrs[card].get(attr, 0))
+    value = as_number(g.attr_value(card, attr) if attr in g.computed_attrs else g.card_attrs[card].get(attr, 0))
     for m in g.attr_mods:
         if _applies(g, m, attr, seat, card):
             value += m[3]
+    if g.static_attrs and attr in g.static_attrs:  # "Ongoing: Cards cost 1 less for you" (cards2 area)
+        value += g.static_delta(attr, seat, card)
     return max(value, 0)
 
 

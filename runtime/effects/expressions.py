@@ -122,6 +122,8 @@ class SumAttr(Node):
         self.attr, self.cards = attr, cards
 
     def evaluate(self, g: Game, ctx: Ctx) -> int:
+        if g.computed_attrs and self.attr in g.computed_attrs:  # "worth 1 VP for each ..." (cards2 area)
+            return sum(as_number(g.attr_value(c, self.attr)) for c in self.cards.cards(g, ctx))
         return sum(as_number(g.card_attrs[c].get(self.attr, 0)) for c in self.cards.cards(g, ctx))
 
 
@@ -135,6 +137,9 @@ class AttrOf(Node):
         self._it = card.kind == "it" and attr != "name"
 
     def evaluate(self, g: Game, ctx: Ctx) -> Any:
+        if g.computed_attrs and self.attr in g.computed_attrs:  # "worth 1 VP for each ..." (cards2 area)
+            card = [ctx.it] if self._it and ctx.it is not None else [] if self._it else self.card.cards(g, ctx)
+            return g.attr_value(card[0], self.attr) if card else 0
         if self._it:
             return g.card_attrs[ctx.it].get(self.attr, 0) if ctx.it is not None else 0
         cards = self.card.cards(g, ctx)
@@ -174,7 +179,10 @@ class HighestAttr(Node):
         self.attr, self.cards, self.lowest = attr, cards, lowest
 
     def evaluate(self, g: Game, ctx: Ctx) -> int:
-        vals = [as_number(g.card_attrs[c].get(self.attr, 0)) for c in self.cards.cards(g, ctx)]
+        if g.computed_attrs and self.attr in g.computed_attrs:  # "worth 1 VP for each ..." (cards2 area)
+            vals = [as_number(g.attr_value(c, self.attr)) for c in self.cards.cards(g, ctx)]
+        else:
+            vals = [as_number(g.card_attrs[c].get(self.attr, 0)) for c in self.cards.cards(g, ctx)]
         if not vals:
             return 0
         return min(vals) if self.lowest else max(vals)

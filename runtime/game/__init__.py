@@ -9,23 +9,28 @@ from parts that each have one job:
 * :mod:`.events` — events, triggers and the start of a turn;
 * :mod:`.timing` — simultaneous triggers in the order their player chooses.
 * :mod:`.replacements` — cards' replacements of effect calls ('instead of').
+* :mod:`.statics` — static rules of passive abilities, while their card lies in play;
+* :mod:`.entries` — triggers on a card entering a zone.
 """
 
 from __future__ import annotations
 
 from cardscript.runtime.game.counters import CounterOps
 from cardscript.runtime.game.decisions import DecisionOps
+from cardscript.runtime.game.entries import EntryOps
 from cardscript.runtime.game.events import EventOps
 from cardscript.runtime.game.marks import MarkOps
 from cardscript.runtime.game.replacements import ReplacementOps
 from cardscript.runtime.game.state import GameState
+from cardscript.runtime.game.statics import StaticOps
 from cardscript.runtime.game.timing import TimingOps
 from cardscript.runtime.game.zones import ZoneOps
 
 __all__ = ["Game", "GameState"]
 
 
-class Game(ZoneOps, CounterOps, MarkOps, DecisionOps, EventOps, TimingOps, ReplacementOps):
+class Game(ZoneOps, CounterOps, MarkOps, DecisionOps, EventOps, TimingOps, ReplacementOps, StaticOps,
+           EntryOps):
     """The state of one game and the operations effects use.
 
     Cards are numbered 0..N-1; ``loc[card]`` is the zone slot holding it and every

@@ -30,6 +30,8 @@ class EventOps(GameState):
         if self.d.triggers_in_chosen_order:
             for trig in self.d.rules.get(name, ()):
                 self._fire(trig, -1, player, it)
+            if name in self.static_events:  # static rules hold, whatever the order of the triggers
+                self.fire_statics(name, player, it)  # type: ignore[attr-defined]  # StaticOps, in Game
             pending = self.pending_triggers(name, player, it)  # type: ignore[attr-defined]  # TimingOps
             while pending:
                 trig, card = self.next_trigger(pending, player)  # type: ignore[attr-defined]
@@ -45,6 +47,8 @@ class EventOps(GameState):
             for trig in self.d.cards[self.card_type[it]].triggers:
                 if trig.of_this_card and trig.event == name:
                     self._fire(trig, it, player, it)
+        if name in self.static_events:
+            self.fire_statics(name, player, it)  # type: ignore[attr-defined]  # StaticOps, in Game
         if name in self.trigger_events:
             for z in self.active_zones:
                 slot = self.zone_base[z.index] + (player if z.per_player else 0)
@@ -59,6 +63,8 @@ class EventOps(GameState):
     def _fire(self, trig: TriggerDef, card: int, player: int, it: int | None) -> None:
         if trig.your_turn and not self.is_active(player):
             return
+        if trig.kind and (it is None or not any(w in self.card_words[it] for w in trig.kind)):
+            return  # 'when a hero enters ...', 'when you play a hero: ...' (cards2 area)
         if trig.first_time:
             key = (trig.uid, card)
             if key in self.fired:

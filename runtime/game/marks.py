@@ -40,9 +40,13 @@ class MarkOps(GameState):
 
     def player_marked(self, ctx: Ctx, name: str, player: int, this_turn: bool) -> bool:
         if this_turn:
-            return player in self.turn_pmarks.get(name, ())
-        key = ("p", name)
-        return any(player in f.get(key, ()) for f in ctx.frames)
+            if player in self.turn_pmarks.get(name, ()):
+                return True
+        elif any(player in f.get(("p", name), ()) for f in ctx.frames):
+            return True
+        # A static mark of a passive ability in play ("Ongoing: ..."): runtime/game/statics.py
+        return bool(self.static_marks) and (name, this_turn) in self.static_marks and \
+            self.static_marked(name, player, this_turn)  # type: ignore[attr-defined]  # StaticOps, in Game
 
     def card_marked(self, ctx: Ctx, name: str, card: int, this_turn: bool) -> bool:
         if this_turn:

@@ -120,6 +120,19 @@ class GameState:
         # Only events some card listens to need a scan of the active zones.
         self.trigger_events = frozenset(t.event for ct in d.cards for t in ct.triggers if not t.of_this_card)
         self.self_events = frozenset(t.event for ct in d.cards for t in ct.triggers if t.of_this_card)
+        # Static rules of passive abilities (runtime/game/statics.py): empty sets cost nothing.
+        statics = [r for ct in d.cards for r in ct.statics.values()]
+        self.static_events = frozenset(t.event for r in statics for t in r.triggers)
+        self.static_attrs = frozenset(m[0] for r in statics for m in r.modifiers)
+        self.static_marks = frozenset((m[1], m[2]) for r in statics for m in r.marks)
+        self.in_static_marks = False
+        #: attributes some card computes when read (``vp = count ...``), and those being computed
+        self.computed_attrs = frozenset(a for ct in d.cards for a in ct.computed)
+        self.computing: set[tuple[int, str]] = set()
+        #: zones some 'when a card enters ZONE' trigger names (runtime/game/entries.py)
+        enters = [t.enters for ts in d.rules.values() for t in ts] + [t.enters for ct in d.cards for t in ct.triggers]
+        self.enter_zones = frozenset(z for z in enters if z >= 0)
+        self.enter_names = [f'enters "{z.name}"' for z in d.zones]
         #: cards a player controls outside their play zone, for this turn
         self.controller: dict[int, int] = {}
         self.active_zones = [z for z in d.zones if z.active]

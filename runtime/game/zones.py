@@ -52,6 +52,9 @@ class ZoneOps(GameState):
         else:
             cards[:0] = moved
         self.emit_log({"t": "refill", "zone": self.slot_name(slot)})
+        if self.enter_zones and z.index in self.enter_zones:  # 'when a card enters ZONE' (cards2 area)
+            for c in moved:
+                self.entered(c, slot)  # type: ignore[attr-defined]  # EntryOps, in Game
 
     def move(self, card: int, slot: int, bottom: bool = False) -> None:
         """Put a card on the top (or the bottom) of a slot. Taking the top card of a zone,
@@ -67,6 +70,8 @@ class ZoneOps(GameState):
         else:
             self.slots[slot].append(card)
         self._moved(card, old, slot)
+        if self.enter_zones and self.slot_zone[slot] in self.enter_zones:  # 'when a card enters ZONE' (cards2)
+            self.entered(card, slot)  # type: ignore[attr-defined]  # EntryOps, in Game
 
     def _moved(self, card: int, old: int, slot: int) -> None:
         """Everything a move changes besides the order of the two slots."""

@@ -38,6 +38,7 @@ from cardscript.dsl.front.ast.declarations import (
     Action,
     Attribute,
     CardDef,
+    ComputedAttr,
     CounterDecl,
     EffectDef,
     EndWhen,
@@ -131,6 +132,7 @@ from cardscript.dsl.front.ast.statements import (
     Resolve,
     RunBlock,
     Slot,
+    StaticWhen,
     Stmt,
     StrArg,
     Word,
@@ -144,14 +146,14 @@ from cardscript.dsl.front.ast.zones import (
 __all__ = [
     "Abilities", "Ability", "Action", "ActiveSeat", "Affected", "Answers", "AnyMarked", "AttrModifier",
     "AttrOf", "Attribute", "BetweenTurns", "BinOp", "Body", "BoolOp", "Call", "CallItem", "CardDef",
-    "CardFilter", "CardSel", "CardsArg", "Choose", "ChooseOne", "Compare", "Cond",
+    "CardFilter", "CardSel", "CardsArg", "Choose", "ChooseOne", "Compare", "ComputedAttr", "Cond",
     "Count", "CountPlayers", "CountTypes", "CounterAdd", "CounterDecl", "CounterOf", "CounterSet", "Did", "DoStep",
     "EffectDef", "Emit", "Emitted", "EndGame", "EndWhen", "Event", "Expect", "Expr", "Finish", "ForCards",
     "ForPlayers", "GameOverCond", "Has", "HasHome", "Header", "Highest", "If", "Is", "Item", "Let", "Mark",
     "MarkFilter", "MinMax", "NextTurn", "Node", "Nothing", "Num", "NumArg", "Otherwise", "Outcome", "OutcomeIs",
     "Param", "ParamArg", "Passive", "PlayerSel", "Players", "PlayersArg", "PrintedLabel", "Printing", "Quiet",
-    "Remove", "Repeat", "Resolve", "Rig", "Rule", "RunBlock", "Score", "Script", "Seed", "Setup", "Slot", "Stmt",
-    "StrArg", "SumAttr", "Text", "TieBreak", "Trigger", "Turn", "Types", "Uses", "Warn", "WinnerIs", "Word",
+    "Remove", "Repeat", "Resolve", "Rig", "Rule", "RunBlock", "Score", "Script", "Seed", "Setup", "Slot", "StaticWhen",
+    "Stmt", "StrArg", "SumAttr", "Text", "TieBreak", "Trigger", "Turn", "Types", "Uses", "Warn", "WinnerIs", "Word",
     "ZoneArg", "ZoneDecl", "ZoneEmpty", "ZoneRef",
 ]
 __all__ += ["Delayed", "Grant", "TriggerOrder"]  # the timing area (issue 12)

@@ -22,7 +22,7 @@ from cardscript.dsl.front.ast.scenario import (
     Seed,
     Step,
 )
-from cardscript.dsl.front.ast.selectors import CardSel
+from cardscript.dsl.front.ast.selectors import CardSel, ZoneRef
 from cardscript.dsl.front.ast.statements import Body, CallItem
 from cardscript.dsl.front.ast.timing import TriggerOrder
 from cardscript.dsl.front.ast.zones import Replacement
@@ -116,6 +116,8 @@ class Event(Node):
     first_time: bool = False
     your_turn: bool = False
     of_this_card: bool = False
+    enters: ZoneRef | None = None  # cards2 area: 'a TYPE enters ZONE' (the name is 'enters "ZONE"')
+    types: tuple[str, ...] = ()  # ... of a card with one of these types (any card when empty)
 
 
 class Ability(Node):
@@ -128,6 +130,15 @@ class Trigger(Node):
     body: Body
 
 
+class ComputedAttr(Node):
+    """``vp = count all cards in your deck with equipment`` (cards2 area, issue 12): the
+    attribute's value is the expression, evaluated when read, with the card's owner as
+    'you' and the card as 'this' and 'it'."""
+
+    attr: str
+    value: Expr
+
+
 class CardDef(Node):
     name: str
     words: tuple[tuple[str, Span], ...]
@@ -138,6 +149,7 @@ class CardDef(Node):
     triggers: tuple[Trigger, ...]
     faces: tuple[str, ...] = ()
     replacements: tuple[Replacement, ...] = ()  # 'instead of ...' (issue 12)
+    computed: tuple[ComputedAttr, ...] = ()  # cards2 area (issue 12)
 
 
 # ---------------------------------------------------------------- rules

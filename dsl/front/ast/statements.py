@@ -89,6 +89,18 @@ class AttrModifier(Node):
     amount: int
     players: PlayerSel | None = None
     verb: str = ""
+    this_turn: bool = True  # cards2 area: False is a static rule of a passive ability
+
+
+class StaticWhen(Node):
+    """A static trigger of a passive ability (cards2 area, issue 12): ``when you play a
+    hero: +1 power`` runs ``body`` each time the event ``verb`` is emitted for the
+    player in whose passive zone the card lies, when the event's card has one of
+    ``types`` (any card when empty)."""
+
+    verb: str
+    types: tuple[str, ...]
+    body: Body
 
 
 class If(Node):
@@ -179,6 +191,7 @@ Stmt: TypeAlias = (
     | Resolve | Emit | EndGame | Let | Nothing | RunBlock | BetweenTurns
     | ChooseOne | AttrModifier  # cards area (issue 12)
     | Delayed | Grant  # the timing area (issue 12)
+    | StaticWhen  # cards2 area (issue 12)
 )
 
 

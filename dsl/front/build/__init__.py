@@ -21,13 +21,14 @@ from cardscript.dsl.front.build.limits import check_tree
 from cardscript.dsl.front.build.scenario import ScenarioBuilder
 from cardscript.dsl.front.build.selectors import SelectorBuilder
 from cardscript.dsl.front.build.statements import StatementBuilder
+from cardscript.dsl.front.build.staticrules import StaticRulesBuilder
 from cardscript.dsl.front.build.timing import TimingBuilder
 from cardscript.dsl.front.build.zones import ZoneBuilder
 from cardscript.dsl.front.parse import parse
 
 
 class _Builder(DeclarationBuilder, ScenarioBuilder, StatementBuilder, SelectorBuilder, ExpressionBuilder,
-               CardRulesBuilder, TimingBuilder, ZoneBuilder):
+               CardRulesBuilder, TimingBuilder, ZoneBuilder, StaticRulesBuilder):
     """The whole builder: one Lark Transformer made of the areas."""
 
 

@@ -124,8 +124,9 @@ class DeclarationBuilder(BuilderBase):
         abilities = tuple(x for x in c[-1] if isinstance(x, A.Ability))
         triggers = tuple(x for x in c[-1] if isinstance(x, A.Trigger))
         replacements = tuple(x for x in c[-1] if isinstance(x, A.Replacement))
+        computed = tuple(x for x in c[-1] if isinstance(x, A.ComputedAttr))
         return A.CardDef(self._sp(meta), name, tuple(words), tuple(attrs), tuple(printings), home, abilities, triggers,
-                         faces, replacements)
+                         faces, replacements, computed)
 
     def card_flag(self, meta, c):
         return ("word", c[0], self._sp(meta))

@@ -244,6 +244,11 @@ class BodyLowerer(NameLowerer):
             return E.AsPlayers(self.players(s.subject, params), modes) if s.subject is not None else modes
         if isinstance(s, A.AttrModifier):
             return self.attr_modifier(s, params)
+        if isinstance(s, A.StaticWhen):  # cards2 area: lowered by .statics, in a passive ability only
+            self.err("CS204", "'when you ...' inside an ability is a static rule: it holds only in a passive "
+                     "ability ('ongoing:' with 'passive ongoing in played')", s.span,
+                     "a trigger of the card itself is a line of its own: when \"play\": ...")
+            return E.Nothing()
         if isinstance(s, A.If):
             other = self.body(s.otherwise, params) if s.otherwise is not None else None
             return E.If(self.cond(s.cond, params), self.body(s.then, params), other)
@@ -307,7 +312,7 @@ class BodyLowerer(NameLowerer):
             return E.RunBlock(s.name)
         return lower_timing(self, s, params)  # the timing area's statements (issue 12), or an AssertionError
 
-    def attr_modifier(self, s: A.AttrModifier, params: dict[str, str]) -> Any:
+    def attr_modifier(self, s: A.AttrModifier, params: dict[str, str], static: bool = False) -> Any:
         """``cards with T cost 1 less for you this turn`` / ``the next T you VERB this turn
         costs 2 less``: the attribute may be written with a plural 's' ('costs')."""
         word = s.word
@@ -320,6 +325,9 @@ class BodyLowerer(NameLowerer):
         if s.verb and s.verb not in {a.name for a in self.sym.actions}:
             self.err("CS201", f"no action {s.verb!r} uses the next card: 'the next ... you {s.verb}' names an action",
                      s.span, did_you_mean(s.verb, [a.name for a in self.sym.actions]))
+        if not s.this_turn and not static:
+            self.err("CS204", "a modifier without 'this turn' is a static rule: it holds only in a passive ability "
+                     "('ongoing:' with 'passive ongoing in played')", s.span, "add 'this turn'")
         players = self.players(s.players, params) if s.players is not None else None
         return E.AddModifier(attr, s.types, s.amount, players, s.verb)
 

@@ -158,6 +158,8 @@ def _bodies(s: Any) -> list[A.Body]:
         return [s.body]
     if isinstance(s, A.ChooseOne):
         return list(s.modes)
+    if isinstance(s, A.StaticWhen):
+        return [s.body]
     return []
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from cardscript.dsl.diagnostics import did_you_mean, warning
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.lower import bounds
+from cardscript.dsl.front.lower.statics import StaticLowerer
 from cardscript.dsl.front.lower.zones import ZoneLowerer
 from cardscript.runtime import effects as E
 from cardscript.runtime.definition import (
@@ -17,12 +18,13 @@ from cardscript.runtime.definition import (
     EndCondition,
     GameDefinition,
     Printing,
+    StaticRules,
     TriggerDef,
     ZoneDef,
 )
 
 
-class Lowerer(ZoneLowerer):
+class Lowerer(ZoneLowerer, StaticLowerer):
     """Walks the AST once, building runtime objects and collecting diagnostics:
     :meth:`definition` lowers a whole game."""
 
@@ -75,15 +77,19 @@ class Lowerer(ZoneLowerer):
         home = self.zone(cd.home, cd.span) if cd.home else -1
         abilities: dict[str, Any] = {}
         passive: dict[str, dict[int, int]] = {}
+        statics: dict[str, StaticRules] = {}
         passive_labels = {p.label for p in sym.passives}
         direct: set[str] = set()
         for ab in cd.abilities:
             if ab.label not in sym.labels:
                 self.unknown("ability label", ab.label, ab.span, sym.labels)
-            if ab.label in passive_labels:
-                passive[ab.label] = self.passive_amounts(ab)
             self._calls_from = direct
-            abilities[ab.label] = self.body(ab.body, {})
+            body = ab.body
+            if ab.label in passive_labels:
+                passive[ab.label], rules, body = self.passive_ability(ab)
+                if rules is not None:
+                    statics[ab.label] = rules
+            abilities[ab.label] = self.body(body, {})
             self._calls_from = None
         triggers = []
         for tr in cd.triggers:
@@ -95,7 +101,8 @@ class Lowerer(ZoneLowerer):
         self._calls_from = None
         keywords = frozenset(self.keyword_closure(direct) | set(abilities))
         ct = CardType(cd.name, index, frozenset(types), keywords, attrs, abilities, passive, tuple(triggers), home,
-                      source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces, replacements=replacements)
+                      source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces, replacements=replacements,
+                      statics=statics, computed=self.computed_attrs(cd))
         printings = []
         for pr in cd.printings or (A.Printing(cd.span, 1, ()),):
             pattrs = dict(attrs)
@@ -141,21 +148,11 @@ class Lowerer(ZoneLowerer):
                 walk.root(st.body)
         self.diags.extend(walk.diags)
 
-    def passive_amounts(self, ab: A.Ability) -> dict[int, int]:
-        out: dict[int, int] = {}
-        for s in ab.body.stmts:
-            if isinstance(s, A.CounterAdd) and isinstance(s.amount, A.Num) and s.player is None:
-                idx = self.counter(s.counter, s.span)
-                out[idx] = out.get(idx, 0) + s.sign * s.amount.value
-            else:
-                self.err("CS204", f"a passive '{ab.label}' ability may only raise or lower counters by a number",
-                         s.span, "write e.g. '+1 damage-bonus'")
-        return out
-
     def trigger(self, ev: A.Event, body: A.Body) -> TriggerDef:
         self.trigger_uid += 1
+        enters = self.entered_zone(ev) if ev.enters is not None else -1
         return TriggerDef(self.trigger_uid, ev.name, ev.first_time, ev.your_turn, self.body(body, {}),
-                          f"{ev.span.file}:{ev.span.line}", ev.of_this_card)
+                          f"{ev.span.file}:{ev.span.line}", ev.of_this_card, ev.types, enters)
 
     def definition(self, sources: dict[str, str]) -> GameDefinition:
         sym = self.sym

@@ -72,7 +72,7 @@ class Linter(ProgramFacts):
     def check_triggers_fire(self) -> None:
         emitted = {"play"}.union(*(i.events for i in self.info.values()))
         for h in self.handlers():
-            if h.event.name not in emitted:
+            if h.event.name not in emitted and h.event.enters is None:  # a zone entry: every move emits it
                 near = [e for e in sorted(emitted) if e.lower() == h.event.name.lower()] or sorted(emitted)
                 self.warn("CS501", f"no rule or effect emits {h.event.name!r}: this trigger never fires",
                           h.event.span, did_you_mean(h.event.name, near) or "emit the event from a rule or an effect")

@@ -14,8 +14,9 @@ from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import collect
 from cardscript.dsl.front.loader import Program
 from cardscript.dsl.tools.render.calls import Calls
-from cardscript.dsl.tools.render.english import capitalise_sentences, listed, quoted, sentence, title
+from cardscript.dsl.tools.render.english import article, capitalise_sentences, listed, quoted, sentence, title
 from cardscript.dsl.tools.render.phrases import Ctx
+from cardscript.dsl.tools.render.statics import StaticRender
 from cardscript.dsl.tools.render.templates import Arg, fill
 
 
@@ -41,7 +42,7 @@ class RenderedCard:
                 "faces": list(self.faces)}
 
 
-class Renderer(Calls):
+class Renderer(StaticRender, Calls):
     """Renders the cards of one program; built from its declarations (:func:`collect`)."""
 
     def card(self, card: A.CardDef) -> RenderedCard:
@@ -50,8 +51,10 @@ class Renderer(Calls):
             [*card.abilities, *card.triggers, *card.replacements], key=lambda a: (a.span.line, a.span.column))
         paragraphs = [self.ability(a) if isinstance(a, A.Ability) else self.replacement(a)
                       if isinstance(a, A.Replacement) else self.trigger(a) for a in parts]
+        paragraphs += [self.computed(c) for c in card.computed]  # cards2 area: printed "*"
         attrs: dict[str, int | str] = {n: a.default for n, a in self.sym.attributes.items()}
         attrs.update({n: v for n, v, _ in card.attrs})
+        attrs.update({c.attr: "*" for c in card.computed})
         copies = sum(p.copies for p in card.printings) or 1
         return RenderedCard(card.name, tuple(w for w, _ in card.words), attrs, copies,
                             tuple(capitalise_sentences(p) for p in paragraphs if p), card.faces)
@@ -60,7 +63,8 @@ class Renderer(Calls):
         printed = self.sym.printed_labels.get(ab.label)
         if printed is not None:
             return self.labelled(printed.template, ab.body)
-        body = self.sentences(ab.body, Ctx())
+        passive = any(p.label == ab.label for p in self.sym.passives)
+        body = self.passive_sentences(ab.body) if passive else self.sentences(ab.body, Ctx())
         if ab.label == "play":
             return body
         return f"{title(ab.label)}: {body}" if body else f"{title(ab.label)}."
@@ -82,7 +86,8 @@ class Renderer(Calls):
     def trigger(self, tr: A.Trigger) -> str:
         ev = tr.event
         head = "the first time each turn" if ev.first_time else "when"
-        clause = self.event(ev.name, ev.of_this_card)
+        clause = self.event(ev.name, ev.of_this_card) if ev.enters is None else \
+            f"{article(title(ev.types[0]) if ev.types else 'card')} enters {self.zone(ev.enters, Ctx())}"  # cards2
         turn = " during your turn" if ev.your_turn else ""
         return sentence(f"{head} {clause}{turn}, {self.joined(tr.body, Ctx(), ', then ')}")
 

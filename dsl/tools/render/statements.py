@@ -133,7 +133,7 @@ class Statements(Phrases):
         kind = _plural(title(s.types[0])) if s.types else "cards"
         who = "your foes" if s.players is not None and s.players.kind == "each foe" and not s.players.filters \
             else self.players(s.players, ctx) if s.players is not None else "you"
-        return f"{kind} {attr} {amount} for {who} this turn"
+        return f"{kind} {attr} {amount} for {who}" + (" this turn" if s.this_turn else "")  # cards2: static
 
     def s_counteradd(self, s: A.CounterAdd, ctx: Ctx) -> str:
         sign = "+" if s.sign > 0 else "-"

@@ -1,0 +1,38 @@
+"""Builder for the static rules of passive abilities (grammar block 'cards2 area', issue
+12): static triggers (``when you play a hero: +1 power``) and static attribute
+modifiers (``cards cost 1 less for you``, with no 'this turn')."""
+
+from __future__ import annotations
+
+from lark import Token, v_args
+
+from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.build.base import BuilderBase
+from cardscript.dsl.front.build.cardrules import _signed
+
+
+@v_args(meta=True)
+class StaticRulesBuilder(BuilderBase):
+    """One method per 'cards2 area' grammar alias."""
+
+    def static_kind(self, meta, c):
+        kind, value = c[-1]
+        return () if kind == "any" else (str(value),)
+
+    def static_when(self, meta, c):
+        verb = str(c[0])
+        types = next((x for x in c[1:] if isinstance(x, tuple)), ())
+        body = c[-1] if isinstance(c[-1], A.Body) else A.Body(self._sp(meta), tuple(c[-1]))
+        return A.StaticWhen(self._sp(meta), verb, types, body)
+
+    def enter_event(self, meta, c):
+        zone: A.ZoneRef = c[-1]
+        return A.Event(self._sp(meta), f'enters "{zone.name}"', enters=zone, types=c[0])
+
+    def computed_attr(self, meta, c):
+        return A.ComputedAttr(self._sp(meta), c[0], c[1])
+
+    def static_modifier(self, meta, c):
+        names = [str(t) for t in c if isinstance(t, Token) and t.type == "NAME"]
+        types = (" ".join(names[:-1]),) if len(names) > 1 else ()
+        return A.AttrModifier(self._sp(meta), names[-1], types, _signed(c), c[-1], this_turn=False)
