@@ -85,3 +85,90 @@ def test_mixed_justice_league_dark_games_end_by_the_rulebook():
     deck = [c for z in ("main-deck", "line-up") for c in g.slots[g.slot(d.zone(z).index, 0)]]
     assert len(deck) == 150  # 107 of its own and 46 of Injustice's, kept at 150
     assert {g.card_name(c) for c in deck} & {"Sword and Shield", "Cyborg (Earth-1)"}
+
+
+# ---------------------------------------------------------------- a mixed-in card brings what it needs
+def _mix(game: str, other: str):
+    from cardscript.dsl.front.pipeline import compile_game
+    from cardscript.dsl.front.variants import mix_scripts
+
+    rules, cards = mix_scripts(game, [other])
+    d, warnings, program = compile_game(game, rules, cards)
+    return d, {w.message.split("'")[1]: w for w in warnings if w.code == "CS220"}
+
+
+def test_nergal_comes_into_injustice_with_its_reward():
+    d, left_out = _mix("injustice", "justice-league-dark")
+    nergal = next(c for c in d.cards if c.name == "Nergal")
+    assert "reward" in nergal.abilities and "reward" in d.labels
+    assert "Nergal" not in left_out
+
+
+def test_a_card_that_cannot_come_says_what_is_missing_and_where_it_is_defined():
+    _, left_out = _mix("injustice", "justice-league-dark")
+    mordru = left_out["Mordru"].message
+    assert mordru.startswith("card 'Mordru' is left out: it needs effect 'transform {C: cards} into {Z: zone}' "
+                             "(cardscripts/justice-league-dark/game.rules:")
+    assert "which needs zone 'score-pile' (Justice League Dark, cardscripts/justice-league-dark/game.rules:24), " \
+           "which Injustice does not have" in mordru
+    shield = left_out["Magical Shield"].message
+    assert "ability label 'ongoing defense'" in shield and "which nothing in Injustice resolves" in shield
+    assert "card type 'transformed'" in left_out["Raeppasid"].message
+    assert "zone 'mystic-ritual-stack'" in left_out["Mystic Ritual"].message
+
+
+_FAN_RULES = '''game "Fan Set"
+uses "dc-core", "fan.cards"
+players 2 to 4
+zone fan-pile: shared, public
+turn:
+  take actions
+
+# Fan Set's own keyword: it only needs what every DC set has.
+effect rummage {N: number}:
+  draw N
+  discard a card
+
+effect bury {C: cards}:
+  move C to the fan-pile
+'''
+_FAN_CARDS = '''card "Rummager": hero, cost 3, vp 1
+  play: rummage 2
+
+card "Gravedigger": hero, cost 4, vp 1
+  play: bury a card from your hand
+'''
+
+
+def _fan_set(tmp_path: Path) -> Path:
+    folder = tmp_path / "fan"
+    folder.mkdir()
+    (folder / "game.rules").write_text(_FAN_RULES)
+    (folder / "fan.cards").write_text(_FAN_CARDS)
+    return folder
+
+
+def test_a_mixed_card_takes_an_effect_of_its_set_but_never_a_zone(tmp_path: Path):
+    fan = _fan_set(tmp_path)
+    d, left_out = _mix("injustice", str(fan))
+    rummager = next(c for c in d.cards if c.name == "Rummager")
+    assert "rummage" in rummager.keywords and "Rummager" not in left_out
+    why = left_out["Gravedigger"].message
+    assert why.startswith("card 'Gravedigger' is left out: it needs effect 'bury {C: cards}' (")
+    assert "fan/game.rules:13), which needs zone 'fan-pile' (Fan Set, " in why and "fan/game.rules:4)" in why
+
+
+def test_a_mixed_card_plays_the_effect_it_took(tmp_path: Path):
+    fan = _fan_set(tmp_path)
+    d, _ = _mix("injustice", str(fan))
+    e = Engine(d, 2, make_agents(["greedy"], 2), 1)
+    e.setup()
+    g = e.game
+    hand = g.slots[g.slot(d.zone("hand").index, 0)]
+    before = len(hand)
+    rummager = next(c for c in range(len(g.card_type)) if g.card_name(c) == "Rummager")
+    g.move(rummager, g.slot(d.zone("hand").index, 0))
+    from cardscript.runtime.context import Ctx
+
+    next(c for c in d.cards if c.name == "Rummager").abilities["play"].run(g, Ctx(0))
+    assert len(hand) == before + 1 + 2 - 1  # Rummager, then draw 2, discard 1

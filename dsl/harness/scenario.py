@@ -102,32 +102,23 @@ def scenario_variant_headers(program: Any) -> list[A.Header]:
 
 def _run(path: Path, res: ScenarioResult) -> ScenarioResult:
     try:
-        program = load_program(path)
-        wanted = scenario_variant_headers(program)
-        if wanted:
-            # 'variant "short"' in a scenario plays the game with that variant; a path is
-            # relative to the scenario and stays inside its package, like a path in 'uses'
-            from cardscript.dsl.front.variants import scenario_variant_paths
+        # 'variant "short"' and 'mix "GAME"' in a scenario play the game with that variant
+        # and that set's cards; a path is relative to the scenario and stays inside its package
+        from cardscript.dsl.front.variants import scenario_program
 
-            game = next(s.file for s in program.scripts
-                        if any(isinstance(i, A.Header) and i.kind == "game" for i in s.items))
-            program = load_program(path, scenario_variant_paths(path, wanted, str(Path(game).parent)))
+        program = scenario_program(path, load_program(path))
     except CompileError as exc:
         res.diagnostics = exc.diagnostics
         return res
-    except StopIteration:
-        res.diagnostics = [error("CS207", "a scenario with a variant must use a game", None,
-                                 "add 'uses \"GAME\"' (a built-in game or a game's script) to the scenario")]
-        return res
     res.sources = program.sources
-    sym, diags = collect(program.scripts)
+    sym, diags = collect(program.scripts, program.mixed)
     res.diagnostics.extend(diags)
     if sym.header is not None:
         own = [s for s in program.scripts if s.file == program.main]
         heads = [i for s in own for i in s.items if isinstance(i, A.Header)]
         if heads:
             res.name = heads[0].name
-    low = Lowerer(sym)
+    low = Lowerer(sym, program.mixed)
     definition = low.definition(program.sources)
     steps: list[tuple[Any, Any]] = []
     seed = 1
