@@ -92,6 +92,7 @@ class CardType:
     text: str = ""
     source: str = ""
     faces: tuple[str, ...] = ()  # a die's faces; 'roll' shows one of them
+    printed: str = ""  # the printed name when ``name`` says its set too ("NAME [SET]")
 
 
 @dataclass(frozen=True)

@@ -172,3 +172,91 @@ def test_a_mixed_card_plays_the_effect_it_took(tmp_path: Path):
 
     next(c for c in d.cards if c.name == "Rummager").abilities["play"].run(g, Ctx(0))
     assert len(hand) == before + 1 + 2 - 1  # Rummager, then draw 2, discard 1
+
+
+# ---------------------------------------------------------------- card names scoped to their set
+_TOUR = Path(__file__).resolve().parent.parent / "examples" / "language-tour"
+
+
+def _with_tour():
+    from cardscript.dsl.front.pipeline import compile_game
+    from cardscript.dsl.tools.manifest import expansion_scripts
+
+    return compile_game("injustice", expansion_scripts(_TOUR))[0]
+
+
+def test_an_expansion_may_print_a_name_its_game_uses():
+    d = _with_tour()
+    batmen = {c.name: c for c in d.cards if (c.printed or c.name) == "Batman"}
+    assert set(batmen) == {"Batman [injustice]", "Batman [language-tour]"}
+    assert "character" in batmen["Batman [injustice]"].types and "hero" in batmen["Batman [language-tour]"].types
+    plain = cardscript_compile("injustice")
+    assert "Batman" in {c.name for c in plain.cards}  # alone, the game's card keeps its name
+
+
+def cardscript_compile(game: str):
+    from cardscript.dsl.front.pipeline import compile_game
+
+    return compile_game(game)[0]
+
+
+def test_logs_show_the_qualified_name_only_where_two_cards_share_it():
+    import cardscript
+
+    d = _with_tour()
+    names: set[str] = set()
+    for seed in (1, 2, 3):
+        log = cardscript.play_game(d, players=2, agents=["greedy", "greedy"], seed=seed).log
+        names |= {e["card"] for e in log if isinstance(e.get("card"), str)}
+    assert "Batman" not in names and names & {"Batman [injustice]", "Batman [language-tour]"}
+    assert "Light Punch" in names  # a name no other set uses is shown as printed
+
+
+def test_name_of_a_card_is_its_printed_name():
+    # Injustice's Super Move "The Dark Knight" belongs to the Character whose name is
+    # "Batman": still found when the name is shared (setup 1, "character of it == name of ...")
+    d = _with_tour()
+    for seed in range(12):
+        e = Engine(d, 2, make_agents(["greedy"], 2), seed)
+        e.setup()
+        g = e.game
+        for p in range(2):
+            character = g.card_name(g.slots[g.slot(d.zone("character").index, p)][-1])
+            moves = [g.card_name(c) for c in g.slots[g.slot(d.zone("super-move").index, p)]]
+            if character == "Batman [injustice]":
+                assert moves == ["The Dark Knight"]
+                return
+    raise AssertionError("no seed dealt Batman")
+
+
+def _fan_game(tmp_path: Path, body: str) -> list:
+    from cardscript.dsl.front.lower import compile_program
+
+    (tmp_path / "pack.cards").write_text('expansion "Pack"\nuses "injustice"\n\n' + body)
+    from cardscript.dsl.front.loader import load_program, resolve_game
+
+    return compile_program(load_program(resolve_game("injustice"), [tmp_path / "pack.cards"]))[1]
+
+
+def test_a_name_means_the_card_of_the_scripts_own_set_first(tmp_path: Path):
+    diags = _fan_game(tmp_path, 'card "Batman": hero, cost 2\n\n'
+                                'card "Signal": equipment, cost 1\n  play: put 1 "Batman" from the line-up into your hand\n')
+    assert not [d for d in diags if d.severity == "error"]
+
+
+def test_a_name_two_other_sets_share_must_be_qualified(tmp_path: Path):
+    from cardscript.dsl.harness.scenario import run_scenario
+
+    scenario = tmp_path / "whose.scenario"
+    scenario.write_text('scenario "Whose Weakness?"\nuses "injustice"\nmix "justice-league-dark"\nplayers 2\n\n'
+                        'expect count all "Weakness" in the box == 16\n')
+    (err,) = [d for d in run_scenario(scenario).diagnostics if d.severity == "error"]
+    assert (err.code, err.span.line, err.span.column) == ("CS222", 6, 14)
+    assert err.message == "two cards are named 'Weakness', neither of this script's set"
+    assert err.hint == 'say which: "Weakness [injustice]" or "Weakness [justice-league-dark]"'
+
+
+def test_one_set_may_not_print_one_name_twice(tmp_path: Path):
+    diags = _fan_game(tmp_path, 'card "Kick": hero, cost 2\ncard "Kick": hero, cost 3\n')
+    (dup,) = [d for d in diags if d.code == "CS203"]
+    assert dup.span.line == 5 and "pack.cards:4" in dup.hint

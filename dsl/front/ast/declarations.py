@@ -116,6 +116,10 @@ class Trigger(Node):
 
 
 class CardDef(Node):
+    """A card. ``name`` is its key in the game: the printed name, or ``NAME [SET]`` when two
+    sets in one game have a card of that name (``printed`` is then the printed name;
+    :mod:`cardscript.dsl.front.sets`)."""
+
     name: str
     words: tuple[tuple[str, Span], ...]
     attrs: tuple[tuple[str, int | str, Span], ...]
@@ -124,6 +128,7 @@ class CardDef(Node):
     abilities: tuple[Ability, ...]
     triggers: tuple[Trigger, ...]
     faces: tuple[str, ...] = ()
+    printed: str = ""
 
 
 # ---------------------------------------------------------------- rules

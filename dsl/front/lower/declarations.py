@@ -92,7 +92,7 @@ class Lowerer(BodyLowerer):
             self._calls_from = None
         keywords = frozenset(self.keyword_closure(direct) | set(abilities))
         ct = CardType(cd.name, index, frozenset(types), keywords, attrs, abilities, passive, tuple(triggers), home,
-                      source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces)
+                      source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces, printed=cd.printed)
         printings = []
         for pr in cd.printings or (A.Printing(cd.span, 1, ()),):
             pattrs = dict(attrs)
