@@ -251,7 +251,8 @@ class Linter(ProgramFacts):
 
     def may_take(self, sel: A.CardSel, name: str, words: frozenset[str], printings: list[dict[str, Any]]) -> bool:
         """Whether the selector may select a card with this name, words and printings."""
-        if sel.name and sel.name != name and sel.name != printed(self.sym.cards[name]):
+        card = self.sym.cards.get(name)  # none: a card that may be written (cardscript new)
+        if sel.name and sel.name != name and (card is None or sel.name != printed(card)):
             return False
         if sel.types and not set(sel.types) & words:
             return False
