@@ -260,3 +260,15 @@ def test_one_set_may_not_print_one_name_twice(tmp_path: Path):
     diags = _fan_game(tmp_path, 'card "Kick": hero, cost 2\ncard "Kick": hero, cost 3\n')
     (dup,) = [d for d in diags if d.code == "CS203"]
     assert dup.span.line == 5 and "pack.cards:4" in dup.hint
+
+
+def test_a_scenario_that_mixes_must_use_a_game(tmp_path: Path):
+    from cardscript.dsl.harness.scenario import run_scenario
+
+    scenario = tmp_path / "lost.scenario"
+    scenario.write_text('scenario "Lost"\nmix "injustice"\nplayers 2\n')
+    (err,) = run_scenario(scenario).diagnostics
+    assert (err.code, err.span.line, err.message) == ("CS207", 2, "a scenario with a set mixed in must use a game")
+    scenario.write_text('scenario "Lost"\nuses "injustice"\nmix "injustise"\nplayers 2\n')
+    (err,) = run_scenario(scenario).diagnostics
+    assert (err.code, err.span.line, err.message) == ("CS002", 3, "unknown game 'injustise'")

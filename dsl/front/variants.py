@@ -152,7 +152,8 @@ def scenario_program(scenario: Path, program: Program) -> Program:
     game = next((s.file for s in program.scripts
                  if any(isinstance(i, A.Header) and i.kind == "game" for i in s.items)), None)
     if game is None:
-        raise CompileError([error("CS207", "a scenario with a variant must use a game", heads[0].span,
+        what = "a variant" if variants else "a set mixed in"
+        raise CompileError([error("CS207", f"a scenario with {what} must use a game", heads[0].span,
                                   "add 'uses \"GAME\"' (a built-in game or a game's script) to the scenario")])
     folder = str(Path(game).parent)
     rules, cards = _scenario_mix(scenario, mixes, folder)
