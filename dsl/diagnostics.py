@@ -82,8 +82,6 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS220": ("mixed-in card left out", "$ cardscript cards GAME --mix OTHER-GAME",
               "a card of another set that uses its own rules cannot join; nothing to fix unless you want it: then "
               "write the rule it needs as a variant"),
-    "CS221": ("mixed-in card has a taken name", "$ cardscript cards GAME --mix OTHER-GAME",
-              "the game's own card of that name is kept"),
     # cards area (issue 12): printed card text
     "CS235": ("a modal choice with one mode", 'card "Jab": hero\n  play: choose one: draw a card',
               "write the other modes after '; or' (\"choose one: +2 power; or draw a card\"), or drop "
@@ -97,6 +95,10 @@ CODES: dict[str, tuple[str, str, str]] = {
               'card "Jab": hero\n  vp = sum of vp of all cards in your deck',
               "compute it from counts, counters and printed attributes: a computed value may not wait on "
               "another (it could wait on itself)"),
+    "CS222": ("a card name two sets share", 'scenario "Whose card?"\nuses "GAME"\nmix "OTHER-GAME"\nplayers 2\n\n'
+              'expect count all "Vulnerability" in the box == 0',
+              'a script of neither set must say which card: write its qualified name, "NAME [SET]" '
+              "(docs/language.md, \"Card names and sets\")"),
     "CS301": ("scenario expectation failed",
               'scenario "Nine power"\nuses "GAME"\nplayers 2\n\nexpect your power == 9',
               "the game state differs from what the scenario expects"),

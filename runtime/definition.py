@@ -139,6 +139,7 @@ class CardType:
     replacements: tuple[ReplacementDef, ...] = ()  # 'instead of ...' while in an active zone
     statics: dict[str, StaticRules] = field(default_factory=dict)  # label -> static rules of a passive ability
     computed: dict[str, Effect] = field(default_factory=dict)  # attribute -> expression ("vp = count ...")
+    printed: str = ""  # the printed name when ``name`` says its set too ("NAME [SET]")
 
 
 @dataclass(frozen=True)

@@ -62,8 +62,8 @@ CHECKED = [
          "MAJOR.MINOR.PATCH, optionally with a -pre-release or +build suffix"),
     Case("missing-file.cards", "missing-file.cards", "CS001", 2, 19, "no such script: helpers.rules",
          "check the path: it is relative to the script that names it"),
-    Case("duplicate-card.cards", "duplicate-card.cards", "CS203", 5, 1, "card 'Light Punch' is defined twice",
-         "first defined at cardscripts/injustice/cards.cards:"),
+    Case("duplicate-card.cards", "duplicate-card.cards", "CS203", 9, 1, "card 'Quick Jab' is defined twice",
+         "first defined at tests/broken/duplicate-card.cards:6"),
     Case("python-code.cards", "python-code.cards", "CS101", 3, 1, "unexpected 'import'",
          "scripts are data: Python code is not part of the language"),
 ]

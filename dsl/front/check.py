@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardscript.dsl.diagnostics import Diagnostic, Span, closest, did_you_mean, error, warning
+from cardscript.dsl.diagnostics import Diagnostic, Span, closest, did_you_mean, error
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.ast.scenario import Step
 from cardscript.dsl.front.patterns import (
@@ -28,6 +28,7 @@ from cardscript.dsl.front.patterns import (
     display,
     tokens_of,
 )
+from cardscript.dsl.front.sets import add_card, card_set, printed, renamed
 
 # The patterns live in .patterns; they are re-exported here, where the checker's users look.
 __all__ = ["BUILTINS", "IMPLICIT_ZONES", "RANK", "SLOT_KINDS", "EffectSig", "Match", "Symbols", "_flatten",
@@ -55,6 +56,7 @@ class Symbols:
     counters: dict[str, A.CounterDecl] = field(default_factory=dict)
     effects: list[EffectSig] = field(default_factory=list)
     cards: dict[str, A.CardDef] = field(default_factory=dict)
+    card_sets: dict[str, str] = field(default_factory=dict)  # card key -> its set (dsl/front/sets.py)
     rules: list[A.Rule] = field(default_factory=list)
     setups: list[A.Setup] = field(default_factory=list)
     turn: A.Turn | None = None
@@ -81,7 +83,10 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
     replaces one (or a built-in primitive) only when it says ``replaces`` (CS203 otherwise;
     CS201 for a ``replaces`` with nothing to replace). Two scripts of the same kind may not
     declare the same thing; two variants doing so are a conflict that names both. A
-    scenario's player count must be one its game (and variants) allow (CS209).
+    scenario's player count must be one its game (and variants) allow (CS209). A card of
+    another set with a taken name (an expansion's, a mixed-in set's) is another card: both
+    are then known by their qualified names (:mod:`cardscript.dsl.front.sets`); ``mixed``
+    names the mixed-in files (their cards rank with the game's).
     """
     sym = Symbols()
     diags: list[Diagnostic] = []
@@ -161,11 +166,17 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
                 if claim("effect", k, item.span, kind, sig.display):
                     sym.effects.append(sig)
             elif isinstance(item, A.CardDef):
-                if script.file in mixed and item.name in sym.cards:
-                    diags.append(warning("CS221", f"card {item.name!r} from a mixed-in set is left out: the game "
-                                         "has a card of that name", item.span))
-                elif claim("card", item.name, item.span, kind):
-                    sym.cards[item.name] = item
+                # a card is (set, name): another set's card of a taken name is another card
+                here, prev = card_set(script.file), owners.get(("card", item.name))
+                key = add_card(sym.cards, sym.card_sets, item, here, prev is not None and prev[0] == RANK.get(kind, 0))
+                if key is None:
+                    for k, cd in sym.cards.items():
+                        if printed(cd) == item.name and prev is not None:
+                            owners.setdefault(("card", k), (RANK.get(kind, 0), item.span) if sym.card_sets[k] == here
+                                              else prev)
+                elif claim("card", key, item.span, kind, item.name):
+                    sym.cards[key] = item if key == item.name else renamed(item, key)
+                    sym.card_sets[key] = here
             elif isinstance(item, A.Rule):
                 sym.rules.append(item)
             elif isinstance(item, A.Setup):

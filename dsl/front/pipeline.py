@@ -45,7 +45,12 @@ def compile_game(game: str, extra: list[Path] | None = None,
         CompileError: when any diagnostic is an error.
     """
     program = load_program(resolve_game(game), extra, mixed)
-    definition, diags = compile_program(program)
+    if program.mixed:  # mixed-in cards take what they need from their own set's rules
+        from cardscript.dsl.front.mixing import compile_mixed
+
+        definition, diags = compile_mixed(program)
+    else:
+        definition, diags = compile_program(program)
     if definition is None:
         raise CompileError(diags)
     return definition, diags, program
@@ -135,15 +140,15 @@ def _check_scenario(program: Program) -> list[Diagnostic]:
     from cardscript.dsl.front.check import collect
     from cardscript.dsl.front.lower import Lowerer
 
-    sym, diags = collect(program.scripts)
-    low = Lowerer(sym)
+    sym, diags = collect(program.scripts, program.mixed)
+    low = Lowerer(sym, program.mixed)
     low.definition(program.sources)
     for st in sym.scenario_steps:
         if hasattr(st, "cond"):
             low.cond(st.cond, {})
         elif hasattr(st, "body"):
             low.body(st.body, {})
-    return diags + low.diags
+    return [d for d in diags + low.diags if d.code != "CS220"]  # a mixed set's, not the scenario's
 
 
 def _check_expansion(folder: Path, rep: CheckReport) -> list[Diagnostic]:
@@ -263,14 +268,9 @@ def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
         return _check_file(f, rep)
     program = load_program(f, recover=kind == "game")  # past a syntax error: the other files' errors too
     if kind == "scenario":
-        from cardscript.dsl.front.variants import scenario_variant_paths
-        from cardscript.dsl.harness.scenario import scenario_variant_headers
+        from cardscript.dsl.front.variants import scenario_program
 
-        wanted = scenario_variant_headers(program)
-        game = next((s.file for s in program.scripts
-                     if any(isinstance(i, A.Header) and i.kind == "game" for i in s.items)), None)
-        if wanted and game is not None:
-            program = load_program(f, scenario_variant_paths(f, wanted, str(Path(game).parent)))
+        program = scenario_program(f, program)  # with its variants and mixed-in sets
     rep.sources.update(program.sources)
     rep.files.extend(program.sources)
     if kind != "game":

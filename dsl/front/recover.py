@@ -89,7 +89,10 @@ _QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"")  # how repr() quotes a name
 
 def caused_by_broken(d: Diagnostic, broken: list[str]) -> bool:
     """Whether a diagnostic most likely comes from a broken item: it names something (in
-    quotes) that the text of a broken item holds."""
+    quotes) that the text of a broken item holds, or it says a declaration is missing (CS207:
+    it may be the broken item)."""
+    if d.code == "CS207":
+        return True
     m = _QUOTED.search(d.message)
     if m is None:
         return False

@@ -14,7 +14,7 @@ from pathlib import Path
 from cardscript.dsl.diagnostics import CompileError, Diagnostic, did_you_mean, error
 from cardscript.dsl.files import FileProblem, inside, read_text
 from cardscript.dsl.front import ast as A
-from cardscript.dsl.front.loader import package_root, resolve_game
+from cardscript.dsl.front.loader import Program, load_program, package_root, resolve_game
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,62 @@ def scenario_variant_paths(scenario: Path, heads: list[A.Header], game: str) -> 
     if diags:
         raise CompileError(diags)
     return out
+
+
+def scenario_program(scenario: Path, program: Program) -> Program:
+    """A scenario's program with what its lines after the header name: ``variant "NAME"``
+    (:func:`scenario_variant_paths`) and ``mix "GAME"`` — another set's cards mixed in, with
+    the game's mixing rules, as ``play --mix GAME`` (a built-in game, or a folder by a path
+    relative to the scenario, inside its package root). Unchanged when it names neither.
+
+    Raises:
+        CompileError: CS207 when it names some but uses no game; as
+            :func:`scenario_variant_paths`; CS003 for a set outside the package, CS001/CS002
+            for one that is not there.
+    """
+    from cardscript.dsl.front.mixing import with_taken
+
+    own = next((s for s in program.scripts if s.file == program.main), None)
+    heads = [i for i in own.items if isinstance(i, A.Header)][1:] if own is not None else []
+    variants = [h for h in heads if h.kind == "variant"]
+    mixes = [h for h in heads if h.kind == "mix"]
+    if not variants and not mixes:
+        return program
+    game = next((s.file for s in program.scripts
+                 if any(isinstance(i, A.Header) and i.kind == "game" for i in s.items)), None)
+    if game is None:
+        what = "a variant" if variants else "a set mixed in"
+        raise CompileError([error("CS207", f"a scenario with {what} must use a game", heads[0].span,
+                                  "add 'uses \"GAME\"' (a built-in game or a game's script) to the scenario")])
+    folder = str(Path(game).parent)
+    rules, cards = _scenario_mix(scenario, mixes, folder)
+    return with_taken(load_program(scenario, scenario_variant_paths(scenario, variants, folder) + rules, cards))
+
+
+def _scenario_mix(scenario: Path, heads: list[A.Header], game: str) -> tuple[list[Path], list[Path]]:
+    root = package_root(scenario)
+    rules: list[Path] = []
+    cards: list[Path] = []
+    diags: list[Diagnostic] = []
+    for head in heads:
+        name = head.name
+        if "/" in name:
+            dest = Path(os.path.normpath(Path(os.path.abspath(scenario)).parent / name))
+            if os.path.isabs(name) or not inside(dest, [root]) or not inside(dest.resolve(), [root]):
+                diags.append(error("CS003", f"set {name!r} is outside the package ({root})", head.span,
+                                   "mix a built-in game, or a folder of the scenario's package by a relative path"))
+                continue
+            name = str(dest)
+        try:
+            more_rules, more_cards = mix_scripts(game, [name])
+        except CompileError as exc:
+            diags += [error(d.code, d.message, head.span, d.hint) for d in exc.diagnostics]
+            continue
+        rules += [p for p in more_rules if p not in rules]
+        cards += [p for p in more_cards if p not in cards]
+    if diags:
+        raise CompileError(diags)
+    return rules, cards
 
 
 def mix_scripts(game: str, others: list[str]) -> tuple[list[Path], list[Path]]:

@@ -111,32 +111,23 @@ def scenario_variant_headers(program: Any) -> list[A.Header]:
 
 def _run(path: Path, res: ScenarioResult, trace: bool = False) -> ScenarioResult:
     try:
-        program = load_program(path)
-        wanted = scenario_variant_headers(program)
-        if wanted:
-            # 'variant "short"' in a scenario plays the game with that variant; a path is
-            # relative to the scenario and stays inside its package, like a path in 'uses'
-            from cardscript.dsl.front.variants import scenario_variant_paths
+        # 'variant "short"' and 'mix "GAME"' in a scenario play the game with that variant
+        # and that set's cards; a path is relative to the scenario and stays inside its package
+        from cardscript.dsl.front.variants import scenario_program
 
-            game = next(s.file for s in program.scripts
-                        if any(isinstance(i, A.Header) and i.kind == "game" for i in s.items))
-            program = load_program(path, scenario_variant_paths(path, wanted, str(Path(game).parent)))
+        program = scenario_program(path, load_program(path))
     except CompileError as exc:
         res.diagnostics = exc.diagnostics
         return res
-    except StopIteration:
-        res.diagnostics = [error("CS207", "a scenario with a variant must use a game", None,
-                                 "add 'uses \"GAME\"' (a built-in game or a game's script) to the scenario")]
-        return res
     res.sources = program.sources
-    sym, diags = collect(program.scripts)
+    sym, diags = collect(program.scripts, program.mixed)
     res.diagnostics.extend(diags)
     if sym.header is not None:
         own = [s for s in program.scripts if s.file == program.main]
         heads = [i for s in own for i in s.items if isinstance(i, A.Header)]
         if heads:
             res.name = heads[0].name
-    low = Lowerer(sym)
+    low = Lowerer(sym, program.mixed)
     definition = low.definition(program.sources)
     steps: list[tuple[Any, Any]] = []
     setup: list[Any] = []
@@ -160,7 +151,7 @@ def _run(path: Path, res: ScenarioResult, trace: bool = False) -> ScenarioResult
                                    did_you_mean(st.code, CODES) or "name a code of docs/diagnostics.md, e.g. CS401"))
         else:
             steps.append((st, None))
-    res.diagnostics.extend(low.diags)
+    res.diagnostics.extend(d for d in low.diags if d.code != "CS220")  # a mixed-in set's cards, not the scenario
     if not res.passed:
         return res
     seats = definition.players[0]

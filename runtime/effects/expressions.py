@@ -145,8 +145,9 @@ class AttrOf(Node):
         cards = self.card.cards(g, ctx)
         if not cards:
             return 0
-        if self.attr == "name":
-            return g.card_name(cards[0])
+        if self.attr == "name":  # the printed name: a text, whichever set the card is of
+            ct = g.d.cards[g.card_type[cards[0]]]
+            return ct.printed or ct.name
         if self.attr == "face":
             return g.face_value[cards[0]] or ""
         return g.card_attrs[cards[0]].get(self.attr, 0)

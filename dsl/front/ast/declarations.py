@@ -140,6 +140,10 @@ class ComputedAttr(Node):
 
 
 class CardDef(Node):
+    """A card. ``name`` is its key in the game: the printed name, or ``NAME [SET]`` when two
+    sets in one game have a card of that name (``printed`` is then the printed name;
+    :mod:`cardscript.dsl.front.sets`)."""
+
     name: str
     words: tuple[tuple[str, Span], ...]
     attrs: tuple[tuple[str, int | str, Span], ...]
@@ -150,6 +154,7 @@ class CardDef(Node):
     faces: tuple[str, ...] = ()
     replacements: tuple[Replacement, ...] = ()  # 'instead of ...' (issue 12)
     computed: tuple[ComputedAttr, ...] = ()  # cards2 area (issue 12)
+    printed: str = ""
 
 
 # ---------------------------------------------------------------- rules

@@ -67,8 +67,7 @@ class BodyLowerer(NameLowerer):
             for t in sel.types:
                 if t not in self.sym.types:
                     self.unknown("card type", t, sel.span, self.sym.types)
-        if sel.name and sel.name not in self.sym.cards:
-            self.unknown("card", sel.name, sel.span, self.sym.cards)
+        name = self.card_key(sel.name, sel.span) if sel.name else sel.name  # the card of the script's set first
         filters: list[tuple[str, Any]] = []
         prefer = None
         for f in sel.filters:
@@ -98,7 +97,7 @@ class BodyLowerer(NameLowerer):
             kind = "gained"
         elif kind == "pick" and not zones:
             self.err("CS204", "say where the cards come from (e.g. 'from your hand')", sel.span)
-        return E.Cards(kind, sel.quantity, count, zones, sel.types, sel.name, tuple(filters), sel.in_param, purpose,
+        return E.Cards(kind, sel.quantity, count, zones, sel.types, name, tuple(filters), sel.in_param, purpose,
                        prefer)
 
     # ------------------------------------------------------------ expressions and conditions

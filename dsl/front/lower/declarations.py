@@ -102,7 +102,7 @@ class Lowerer(ZoneLowerer, StaticLowerer):
         keywords = frozenset(self.keyword_closure(direct) | set(abilities))
         ct = CardType(cd.name, index, frozenset(types), keywords, attrs, abilities, passive, tuple(triggers), home,
                       source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces, replacements=replacements,
-                      statics=statics, computed=self.computed_attrs(cd))
+                      statics=statics, computed=self.computed_attrs(cd), printed=cd.printed)
         printings = []
         for pr in cd.printings or (A.Printing(cd.span, 1, ()),):
             pattrs = dict(attrs)

@@ -39,6 +39,19 @@ class NameLowerer:
         self.err("CS201", f"unknown {what} {name!r}", span, did_you_mean(name, list(pool)))
 
     # ------------------------------------------------------------ names
+    def card_key(self, name: str, span: Any) -> str:
+        """The card a name in a script means: its own set's first (dsl/front/sets.py);
+        CS201 for no such card, CS222 for a name two other sets share."""
+        from cardscript.dsl.front.sets import describe, resolve_card
+
+        key, choices = resolve_card(self.sym.cards, self.sym.card_sets, name, span.file if span else "")
+        if choices:
+            self.err("CS222", f"two cards are named {name!r}, neither of this script's set", span,
+                     f"say which: {describe(choices)}")
+        elif key not in self.sym.cards:
+            self.unknown("card", name, span, self.sym.cards)
+        return key
+
     def zone(self, name: str, span: Any) -> int:
         if name not in self.zone_index:
             self.unknown("zone", name, span, self.zone_index)

@@ -12,6 +12,7 @@ from cardscript.dsl.diagnostics import Diagnostic, Span, did_you_mean, warning
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import Symbols, _flatten
 from cardscript.dsl.front.loader import Program
+from cardscript.dsl.front.sets import printed
 from cardscript.dsl.tools.lint.facts import ProgramFacts, walk
 from cardscript.dsl.tools.lint.values import Interval, show
 from cardscript.runtime.definition import GameDefinition
@@ -250,7 +251,8 @@ class Linter(ProgramFacts):
 
     def may_take(self, sel: A.CardSel, name: str, words: frozenset[str], printings: list[dict[str, Any]]) -> bool:
         """Whether the selector may select a card with this name, words and printings."""
-        if sel.name and sel.name != name:
+        card = self.sym.cards.get(name)  # none: a card that may be written (cardscript new)
+        if sel.name and sel.name != name and (card is None or sel.name != printed(card)):
             return False
         if sel.types and not set(sel.types) & words:
             return False
