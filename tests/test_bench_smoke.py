@@ -9,6 +9,7 @@ import importlib.util
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -157,3 +158,248 @@ def test_bench_does_not_shadow_the_standard_profile_module(bench):
 
     assert Path(profile.__file__).resolve() != (BENCH / "profile.py").resolve()
     assert str(BENCH) in sys.path and sys.path.index(str(BENCH)) > 0
+
+
+# ---------------------------------------------------------------- the check cache (issue 11, "check")
+ROOT = BENCH.parent
+CHECKED = ["cardscripts", "examples", "tests/broken",
+           *sorted(f"tests/broken/{p.name}" for p in (ROOT / "tests" / "broken").iterdir())]
+
+
+@pytest.fixture
+def check_folder(tmp_path, monkeypatch):
+    """An empty cache folder of the current user, nothing cached in memory, run from the
+    repository root (the names in diagnostics are relative to it)."""
+    from cardscript.dsl.front import cache, check_cache
+
+    where = tmp_path / "cache"
+    where.mkdir(mode=0o700)
+    monkeypatch.setenv("CARDSCRIPT_CACHE", str(where))
+    monkeypatch.chdir(ROOT)
+    cache._disk_cache.cache_clear()
+    cache._AST_CACHE.clear()
+    check_cache._MEMORY.clear()
+    yield where
+    cache._disk_cache.cache_clear()
+    cache._AST_CACHE.clear()
+    check_cache._MEMORY.clear()
+
+
+def _forget() -> None:
+    """A new process, as far as the caches go: only the disk is left."""
+    from cardscript.dsl.front import cache, check_cache
+
+    cache._AST_CACHE.clear()
+    check_cache._MEMORY.clear()
+
+
+def _check(path: str) -> tuple:
+    """Everything `cardscript check PATH` reports: diagnostics, files, sources, and its
+    text and JSON outputs."""
+    from cardscript.dsl.front.pipeline import check_paths
+    from cardscript.dsl.report import format_diagnostics
+
+    rep = check_paths([path])
+    return (rep.diagnostics, rep.files, rep.sources, format_diagnostics(rep.diagnostics, "text", rep.sources),
+            format_diagnostics(rep.diagnostics, "json", rep.sources))
+
+
+@pytest.mark.parametrize("path", CHECKED)
+def test_cached_check_reports_exactly_what_an_uncached_one_does(check_folder, monkeypatch, path):
+    from cardscript.dsl.front import cache, pipeline
+
+    previous = cache.set_disk_cache(False)
+    try:
+        uncached = _check(path)
+    finally:
+        cache.set_disk_cache(previous)
+    _forget()
+    cold = _check(path)  # computes and writes the entries
+    _forget()
+    computed = []
+    real = pipeline._check_program
+    monkeypatch.setattr(pipeline, "_check_program", lambda program: computed.append(program) or real(program))
+    warm = _check(path)  # reads them
+    assert cold == uncached
+    assert warm == uncached
+    assert computed == [], "a warm check computes no program again"
+
+
+def test_the_builtin_games_are_checked_from_the_cache_when_warm(check_folder, monkeypatch):
+    from cardscript.dsl.front import pipeline
+
+    _check("cardscripts")
+    entries = sorted(p.name for p in check_folder.iterdir() if p.name.startswith("check-"))
+    assert len(entries) >= 3  # the three games, and their variants
+    _forget()
+
+    def fail(program):
+        raise AssertionError(f"{program.main} was compiled and linted again")
+
+    monkeypatch.setattr(pipeline, "_check_program", fail)
+    monkeypatch.setattr(pipeline, "compile_program", fail)
+    assert _check("cardscripts")[0] == []
+
+
+def test_the_key_covers_every_source_and_the_compiler(monkeypatch):
+    from cardscript.dsl.front import check_cache
+    from cardscript.dsl.front.loader import load_program, resolve_game
+
+    program = load_program(resolve_game("injustice"))
+    key = check_cache.program_key("program", program)
+    assert key == check_cache.program_key("program", load_program(resolve_game("injustice")))
+    assert key != check_cache.program_key("scenario", program)
+    name = next(iter(program.sources))
+    edited = dict(program.sources, **{name: program.sources[name] + "\n"})
+    monkeypatch.setattr(program, "sources", edited)
+    assert check_cache.program_key("program", program) != key
+    monkeypatch.setattr(program, "sources", dict(program.sources, **{name: program.sources[name][:-1]}))
+    assert check_cache.program_key("program", program) == key
+    monkeypatch.setattr(program, "mixed", frozenset({"other.cards"}))
+    assert check_cache.program_key("program", program) != key
+    monkeypatch.setattr(program, "mixed", frozenset())
+    check_cache.compiler_version.cache_clear()
+    real = check_cache.compiler_version()
+    monkeypatch.setattr(check_cache, "compiler_version", lambda: real[::-1])
+    assert check_cache.program_key("program", program) != key
+
+
+def test_the_compiler_version_hashes_the_compiler_and_the_runtime():
+    from cardscript.dsl.front import check_cache
+
+    modules = check_cache._modules(ROOT / "dsl") + check_cache._modules(ROOT / "runtime")
+    names = {p.relative_to(ROOT).as_posix() for p in modules}
+    assert {"dsl/front/lower/__init__.py", "dsl/tools/lint/checks.py", "dsl/front/check.py",
+            "runtime/engine.py", "dsl/diagnostics.py"} <= names
+    assert len(check_cache.compiler_version()) == 64
+
+
+def _entry_path(folder: Path, program) -> Path:
+    from cardscript.dsl.front import check_cache
+
+    return folder / f"check-{check_cache.program_key('program', program)[:32]}.json"
+
+
+def _hostile_entries(key: str) -> dict[str, bytes]:
+    good = {"severity": "warning", "code": "CS503", "message": "planted", "span": ["x.cards", 1, 1, 1, 2],
+            "hint": "", "expected": []}
+
+    def entry(**change: Any) -> bytes:
+        data = {"format": 1, "key": key, "diagnostics": [good]}
+        data.update(change)
+        return json.dumps(data).encode()
+
+    return {
+        "not JSON": b"\x80{not json",
+        "a list": b"[]",
+        "another key": entry(key="0" * 64),
+        "another format": entry(format=2),
+        "an extra field": entry(extra=1),
+        "a bool for a line": entry(diagnostics=[{**good, "span": ["x.cards", True, 1, 1, 2]}]),
+        "a short span": entry(diagnostics=[{**good, "span": ["x.cards", 1]}]),
+        "an unknown severity": entry(diagnostics=[{**good, "severity": "fatal"}]),
+        "a number for a message": entry(diagnostics=[{**good, "message": 7}]),
+        "a missing field": entry(diagnostics=[{k: v for k, v in good.items() if k != "hint"}]),
+        "an object for expected": entry(diagnostics=[{**good, "expected": {"a": 1}}]),
+        "nested deep": b'{"format": 1, "key": "k", "diagnostics": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+    }
+
+
+HOSTILE = sorted(_hostile_entries("k"))
+
+
+@pytest.mark.parametrize("how", HOSTILE)
+def test_a_hostile_check_entry_is_a_miss(check_folder, how):
+    from cardscript.dsl.diagnostics import Diagnostic
+    from cardscript.dsl.front import check_cache
+    from cardscript.dsl.front.loader import load_program, resolve_game
+
+    program = load_program(resolve_game("hero-dice-batman"))
+    key = check_cache.program_key("program", program)
+    _entry_path(check_folder, program).write_bytes(_hostile_entries(key)[how])
+    assert check_cache._decode(_entry_path(check_folder, program).read_bytes(), key) is None
+    computed = [Diagnostic("warning", "CS503", "computed")]
+    assert check_cache.diagnostics_cached("program", program, lambda: computed) == computed
+    check_cache._MEMORY.clear()  # and what was computed replaced the hostile entry
+    assert check_cache.diagnostics_cached("program", program, lambda: []) == computed
+
+
+def test_a_planted_entry_with_the_right_key_is_read(check_folder):
+    """The control of the test above: a well-formed entry under the right key is what the
+    cache returns (so the folder must be trusted: docs/cache.md, "What is refused")."""
+    from cardscript.dsl.diagnostics import Diagnostic, Span
+    from cardscript.dsl.front import check_cache
+    from cardscript.dsl.front.loader import load_program, resolve_game
+
+    program = load_program(resolve_game("hero-dice-batman"))
+    key = check_cache.program_key("program", program)
+    planted = (Diagnostic("warning", "CS503", "planted", Span("x.cards", 1, 1, 1, 2)),)
+    _entry_path(check_folder, program).write_bytes(check_cache._encode(planted, key))
+    assert check_cache.diagnostics_cached("program", program, lambda: []) == list(planted)
+
+
+def test_an_untrusted_folder_is_neither_read_nor_written_for_checks(check_folder):
+    from cardscript.dsl.diagnostics import Diagnostic
+    from cardscript.dsl.front import check_cache
+    from cardscript.dsl.front.loader import load_program, resolve_game
+
+    program = load_program(resolve_game("hero-dice-batman"))
+    key = check_cache.program_key("program", program)
+    _entry_path(check_folder, program).write_bytes(
+        check_cache._encode((Diagnostic("warning", "CS503", "planted"),), key))
+    check_folder.chmod(0o770)
+    before = sorted(p.name for p in check_folder.iterdir())
+    assert check_cache.diagnostics_cached("program", program, lambda: []) == []
+    check_cache._MEMORY.clear()
+    other = load_program(resolve_game("injustice"))
+    check_cache.diagnostics_cached("program", other, lambda: [])
+    assert sorted(p.name for p in check_folder.iterdir()) == before
+
+
+def test_no_cache_writes_no_check_entry(check_folder):
+    from click.testing import CliRunner
+
+    from cardscript.dsl.cli.main import main
+
+    result = CliRunner().invoke(main, ["--no-cache", "check", "cardscripts/hero-dice-batman"])
+    assert result.exit_code == 0, result.output
+    assert list(check_folder.iterdir()) == []
+    result = CliRunner().invoke(main, ["check", "cardscripts/hero-dice-batman"])  # control
+    assert result.exit_code == 0, result.output
+    assert any(p.name.startswith("check-") for p in check_folder.iterdir())
+
+
+def test_check_entries_count_in_the_bounds(check_folder, monkeypatch):
+    from cardscript.dsl.front import cache
+
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 4)
+    _check("cardscripts/hero-dice-batman")
+    names = [p.name for p in check_folder.iterdir()]
+    assert len(names) == 4 and any(n.startswith("check-") for n in names)
+
+
+def test_a_warm_check_imports_neither_parser_nor_lowering_nor_runtime(tmp_path):
+    """`cardscript check` served from the cache imports only what it uses: not Lark, the
+    lowering, the lint, the runtime, rich or jsonschema."""
+    import os
+    import subprocess
+
+    where = tmp_path / "cache"
+    where.mkdir(mode=0o700)
+    code = ("import sys\nfrom cardscript.dsl.cli.main import main\nsys.argv = ['cardscript', 'check', 'cardscripts']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print('MODULES:', ' '.join(sorted(m for m in sys.modules if m.split('.')[0] in ('lark', 'rich', 'jsonschema') "
+            "or m.startswith(('cardscript.runtime', 'cardscript.dsl.front.lower', 'cardscript.dsl.tools.lint', "
+            "'cardscript.dsl.cli.playing')))))\n")
+    env = {**os.environ, "CARDSCRIPT_CACHE": str(where)}
+    cold = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    warm = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+
+    def imported(out: str) -> set[str]:
+        return set(out.split("MODULES:", 1)[1].split())
+
+    assert {"lark", "cardscript.runtime", "cardscript.dsl.front.lower", "cardscript.dsl.tools.lint"} <= imported(
+        cold.stdout), "the control: a cold check parses, lowers and lints"
+    assert "0 error(s)" in warm.stdout
+    assert imported(warm.stdout) == set()
+
