@@ -403,3 +403,18 @@ def test_a_warm_check_imports_neither_parser_nor_lowering_nor_runtime(tmp_path):
     assert "0 error(s)" in warm.stdout
     assert imported(warm.stdout) == set()
 
+
+def test_lint_walks_each_shared_ast_once_and_lists_each_time():
+    from cardscript.dsl.front import ast as A
+    from cardscript.dsl.front.loader import load_program, resolve_game
+    from cardscript.dsl.tools.lint import facts
+
+    program = load_program(resolve_game("hero-dice-batman"))
+    script = program.scripts[-1]
+    first = list(facts.walk(script))
+    assert first and all(isinstance(n, A.Node) for n in first) and first[0] is script
+    assert facts._WALKS[id(script)][0] is script  # kept for the next program that shares it
+    assert list(facts.walk(script)) == first
+    items = list(script.items)
+    assert list(facts.walk(items)) == first[1:]
+    assert id(items) not in facts._WALKS  # a list may change: never kept
