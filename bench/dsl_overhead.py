@@ -7,8 +7,9 @@ Used by ``bench/run.py`` and ``tests/test_bench_equivalence.py``.
 
 from __future__ import annotations
 
+import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -80,12 +81,14 @@ class Timing:
     policy: str
     players: int
     games: int
-    cardscript_s: float
+    cardscript_s: float  # median over the rounds, all games
     handwritten_s: float
     identical: bool  # every timed game gave the same summary both ways
     traced_seeds: int  # games whose whole decision sequence was compared
     decisions: float  # mean per game
     turns: float  # mean per game
+    cardscript_runs: list[float] = field(default_factory=list)  # each round's time, all games
+    handwritten_runs: list[float] = field(default_factory=list)
 
     @property
     def ratio(self) -> float:
@@ -93,21 +96,25 @@ class Timing:
 
 
 def time_both(seeds: list[int], players: int, policy: str, rounds: int = 3, traced: int = 5) -> Timing:
-    """Time both versions over ``seeds`` (``rounds`` interleaved rounds, best round kept
+    """Time both versions over ``seeds`` (``rounds`` interleaved rounds, the median round
     per side), compare every game's summary, and the full trace of the first ``traced``."""
     definition()  # compile outside the clock
     assert_identical(seeds[:traced], players, policy, trace=True)
-    best_cs = best_hw = float("inf")
+    cs_runs: list[float] = []
+    hw_runs: list[float] = []
     res_cs: list = []
     res_hw: list = []
+    run_cardscript(seeds[0], players, policy)  # warm-up (first-call costs)
     for _ in range(rounds):
         t0 = time.perf_counter()
         res_cs = [run_cardscript(s, players, policy) for s in seeds]
         t1 = time.perf_counter()
         res_hw = [run_handwritten(s, players, policy) for s in seeds]
         t2 = time.perf_counter()
-        best_cs, best_hw = min(best_cs, t1 - t0), min(best_hw, t2 - t1)
+        cs_runs.append(t1 - t0)
+        hw_runs.append(t2 - t1)
     same = all(summary(a) == summary(b) for a, b in zip(res_cs, res_hw))
     n = len(seeds)
-    return Timing(policy, players, n, best_cs, best_hw, same, min(traced, n),
-                  sum(r.decisions for r in res_cs) / n, sum(r.turns for r in res_cs) / n)
+    return Timing(policy, players, n, statistics.median(cs_runs), statistics.median(hw_runs), same,
+                  min(traced, n), sum(r.decisions for r in res_cs) / n, sum(r.turns for r in res_cs) / n,
+                  cs_runs, hw_runs)

@@ -10,13 +10,40 @@ Exit codes: 0 clean, 1 diagnostics with errors (or a failed test/replay), 2 usag
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 import click
 
-from cardscript.dsl.cli import authoring, playing
 from cardscript.dsl.front import cache
 
+#: command name -> (module of cardscript.dsl.cli, attribute). A command's module is imported
+#: when the command is run or listed (--help), so that `cardscript check` does not pay for
+#: the imports of `play` and `simulate`.
+_COMMANDS = {
+    "check": ("authoring", "check"), "cards": ("authoring", "cards"), "variants": ("authoring", "variants"),
+    "compile": ("authoring", "compile_cmd"), "new": ("authoring", "new"), "fmt": ("authoring", "fmt_cmd"),
+    "render": ("authoring", "render_cmd"),
+    "play": ("playing", "play"), "simulate": ("playing", "simulate"), "test": ("playing", "test"),
+    "replay": ("playing", "replay"),
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class _LazyGroup(click.Group):
+    """A group whose commands (:data:`_COMMANDS`) are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> Any:
+        if cmd_name in _COMMANDS and cmd_name not in self.commands:
+            module, attribute = _COMMANDS[cmd_name]
+            command = getattr(importlib.import_module(f"cardscript.dsl.cli.{module}"), attribute)
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardscript")
 @click.option("--debug", is_flag=True, hidden=True, help="show tracebacks of internal errors")
 @click.option("--no-cache", is_flag=True,
@@ -26,12 +53,6 @@ def main(debug: bool, no_cache: bool) -> None:
     if no_cache:
         previous = cache.set_disk_cache(False)
         click.get_current_context().call_on_close(lambda: cache.set_disk_cache(previous))
-
-
-for _command in (authoring.check, authoring.cards, authoring.variants, authoring.compile_cmd, authoring.new,
-                 authoring.fmt_cmd, authoring.render_cmd,
-                 playing.play, playing.simulate, playing.test, playing.replay):
-    main.add_command(_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

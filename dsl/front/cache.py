@@ -22,11 +22,11 @@ import os
 import secrets
 import stat
 import time
+from importlib import resources
 from pathlib import Path
 
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front import ast_json
-from cardscript.dsl.front.build import build
 
 #: At most this many entries in the folder (the built-in games need 25) ...
 MAX_ENTRIES = 1000
@@ -36,6 +36,9 @@ MAX_BYTES = 32 * 2**20
 MAX_ENTRY_BYTES = 4 * 2**20
 FORMAT = 1
 _PREFIX, _SUFFIX, _TEMP = "ast-", ".json", ".tmp"
+#: the kinds of entries, by prefix: ASTs, and check results (:mod:`cardscript.dsl.front.check_cache`);
+#: the bounds count them all
+_KINDS = (_PREFIX, "check-")
 _LEGACY = ".pickle"  # entries of the old cache: never read (a pickle is code), removed when pruning
 _STALE_TEMP = 3600.0  # seconds after which a temporary file is left over from a crash
 # The folder and its entries are opened relative to a checked descriptor of the folder, so a
@@ -65,6 +68,18 @@ def build_cached(text: str, name: str) -> A.Script:
             _AST_CACHE.clear()
         _AST_CACHE[key] = script
     return script
+
+
+def build(text: str, name: str) -> A.Script:
+    """:func:`cardscript.dsl.front.build.build`, imported on a miss only: the builder imports
+    the parser and Lark, which a run served from the cache never needs.
+
+    Raises:
+        CompileError: the script has a syntax error.
+    """
+    from cardscript.dsl.front.build import build as build_script
+
+    return build_script(text, name)
 
 
 def set_disk_cache(enabled: bool) -> bool:
@@ -98,15 +113,19 @@ def _disk_cache() -> Path | None:
 def _front_end_version() -> str:
     """A hash of the grammar and of every module of the AST and builder packages and of the
     JSON form (sorted, by path within the front end), which decide what a cached AST holds."""
-    from cardscript.dsl.front.parse import grammar_text
-
     front = Path(__file__).parent
-    h = hashlib.sha256(grammar_text().encode())
+    h = hashlib.sha256(grammar_source().encode())
     modules = [p for package in ("ast", "build") for p in (front / package).glob("*.py")]
     for module in sorted([*modules, front / "ast_json.py"]):
         h.update(module.relative_to(front).as_posix().encode() + b"\0")
         h.update(module.read_bytes())
     return h.hexdigest()[:16]
+
+
+def grammar_source() -> str:
+    """The grammar's text, as :func:`cardscript.dsl.front.parse.grammar_text` reads it (read
+    here so that computing a key does not import the parser and Lark)."""
+    return resources.files("cardscript.grammar").joinpath("cardscript.lark").read_text(encoding="utf-8")
 
 
 def _key(name: str, text: str) -> str:
@@ -139,17 +158,33 @@ def _open_folder() -> int | None:
 
 
 def _disk_load(name: str, text: str) -> A.Script | None:
+    key = _key(name, text)
+    raw = read_entry(f"{_PREFIX}{key[:32]}{_SUFFIX}")
+    if raw is None:
+        return None
+    try:
+        data = ast_json.loads(raw, name)
+        return data["ast"] if data.get("format") == FORMAT and data.get("key") == key else None
+    except (OSError, ValueError, TypeError):  # a broken or foreign entry is a miss
+        return None
+
+
+def enabled() -> bool:
+    """Whether the disk cache may be used at all (not ``--no-cache``, not ``CARDSCRIPT_CACHE=off``,
+    a platform with the calls the checks need)."""
+    return _enabled and _disk_cache() is not None
+
+
+def read_entry(name: str) -> bytes | None:
+    """The bytes of the entry ``name`` of the cache folder when the folder and the entry are
+    trusted (see the module docstring), else None. Used for every kind of entry (ASTs here,
+    check results in :mod:`cardscript.dsl.front.check_cache`); the caller decodes and checks."""
     fd = _open_folder()
     if fd is None:
         return None
     try:
-        key = _key(name, text)
-        raw = _read_entry(fd, f"{_PREFIX}{key[:32]}{_SUFFIX}")
-        if raw is None:
-            return None
-        data = ast_json.loads(raw, name)
-        return data["ast"] if data.get("format") == FORMAT and data.get("key") == key else None
-    except (OSError, ValueError, TypeError):  # a broken or foreign entry is a miss
+        return _read_entry(fd, name)
+    except OSError:
         return None
     finally:
         os.close(fd)
@@ -182,17 +217,24 @@ def _disk_store(name: str, text: str, script: A.Script) -> None:
         payload = ast_json.dumps(script, {"format": FORMAT, "key": key}).encode("utf-8")
     except (TypeError, ValueError, RecursionError):  # not data, or too deep to encode: not cached
         return
+    write_entry(f"{_PREFIX}{key[:32]}{_SUFFIX}", payload)
+
+
+def write_entry(name: str, payload: bytes) -> None:
+    """Store ``payload`` as the entry ``name`` (``<kind>-<hex>.json``) when the folder is
+    trusted and the payload within :data:`MAX_ENTRY_BYTES`: through a temporary file renamed
+    into place, then prune the folder to its bounds. A failure leaves nothing behind."""
     if len(payload) > MAX_ENTRY_BYTES:
         return
     fd = _open_folder()
     if fd is None:
         return
-    temp = f".{_PREFIX}{secrets.token_hex(8)}{_TEMP}"
+    temp = f".{name.split('-', 1)[0]}-{secrets.token_hex(8)}{_TEMP}"
     try:
         out = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=fd)
         with os.fdopen(out, "wb") as fh:
             fh.write(payload)
-        os.replace(temp, f"{_PREFIX}{key[:32]}{_SUFFIX}", src_dir_fd=fd, dst_dir_fd=fd)
+        os.replace(temp, name, src_dir_fd=fd, dst_dir_fd=fd)
         _prune(fd)
     except OSError:
         _unlink(fd, temp)
@@ -214,10 +256,10 @@ def _prune(folder: int) -> None:
                 continue
             if name.startswith(_PREFIX) and name.endswith(_LEGACY):
                 _unlink(folder, name)
-            elif name.startswith("." + _PREFIX) and name.endswith(_TEMP):
+            elif name.startswith(tuple("." + p for p in _KINDS)) and name.endswith(_TEMP):
                 if now - st.st_mtime > _STALE_TEMP:
                     _unlink(folder, name)
-            elif name.startswith(_PREFIX) and name.endswith(_SUFFIX):
+            elif name.startswith(_KINDS) and name.endswith(_SUFFIX):
                 entries.append((st.st_mtime, st.st_size, name))
     entries.sort(reverse=True)
     total = 0

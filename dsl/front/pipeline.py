@@ -11,21 +11,39 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardscript.dsl.diagnostics import CompileError, Diagnostic, error
 from cardscript.dsl.front import ast as A
-
-# The IR lives in its own module; its names stay importable from here.
-from cardscript.dsl.front.ir import IR_FORMAT as IR_FORMAT
-from cardscript.dsl.front.ir import generate_schema
-from cardscript.dsl.front.ir import ir_schema as ir_schema
-from cardscript.dsl.front.ir import to_ir as to_ir
-from cardscript.dsl.front.ir import validate_ir as validate_ir
 from cardscript.dsl.front.loader import SCRIPT_SUFFIXES, Program, _header_kind, load_program, resolve_game
-from cardscript.dsl.front.lower import compile_program
 from cardscript.dsl.front.recover import past_broken
-from cardscript.runtime.definition import GameDefinition
+
+if TYPE_CHECKING:
+    from cardscript.dsl.front.ir import IR_FORMAT as IR_FORMAT
+    from cardscript.dsl.front.ir import ir_schema as ir_schema
+    from cardscript.dsl.front.ir import to_ir as to_ir
+    from cardscript.dsl.front.ir import validate_ir as validate_ir
+    from cardscript.runtime.definition import GameDefinition
+
+# The IR lives in its own module; its names stay importable from here, loaded on first use
+# (PEP 562): the IR and the lowering import the runtime, which a warm `cardscript check`
+# (results from the check cache) never needs.
+_IR_NAMES = ("IR_FORMAT", "generate_schema", "ir_schema", "to_ir", "validate_ir")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _IR_NAMES:
+        from cardscript.dsl.front import ir
+
+        return getattr(ir, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def compile_program(program: Program, with_symbols: bool = False) -> Any:
+    """:func:`cardscript.dsl.front.lower.compile_program`, imported on first use."""
+    from cardscript.dsl.front.lower import compile_program as lower
+
+    return lower(program, with_symbols)
 
 
 def compile_game(game: str, extra: list[Path] | None = None,
@@ -127,7 +145,16 @@ def _units(path: Path) -> list[tuple[str, Path]]:
 
 def check_program(program: Program) -> list[Diagnostic]:
     """Compile a loaded program and, when it has no error, run the static checks
-    (:mod:`cardscript.dsl.tools.lint`) on it. Returns every diagnostic, errors and warnings."""
+    (:mod:`cardscript.dsl.tools.lint`) on it. Returns every diagnostic, errors and warnings.
+
+    The result comes from the check cache when it holds it for these exact scripts and this
+    compiler (:mod:`cardscript.dsl.front.check_cache`, docs/cache.md): it is the same list."""
+    from cardscript.dsl.front.check_cache import diagnostics_cached
+
+    return diagnostics_cached("program", program, lambda: _check_program(program))
+
+
+def _check_program(program: Program) -> list[Diagnostic]:
     from cardscript.dsl.tools.lint import lint
 
     definition, diags, sym = compile_program(program, with_symbols=True)
@@ -137,6 +164,12 @@ def check_program(program: Program) -> list[Diagnostic]:
 
 
 def _check_scenario(program: Program) -> list[Diagnostic]:
+    from cardscript.dsl.front.check_cache import diagnostics_cached
+
+    return diagnostics_cached("scenario", program, lambda: _check_scenario_uncached(program))
+
+
+def _check_scenario_uncached(program: Program) -> list[Diagnostic]:
     from cardscript.dsl.front.check import collect
     from cardscript.dsl.front.lower import Lowerer
 
@@ -172,7 +205,7 @@ def _check_expansion(folder: Path, rep: CheckReport) -> list[Diagnostic]:
 
 def _check_file(f: Path, rep: CheckReport) -> list[Diagnostic]:
     """A script outside any game folder: compiled when what it uses holds a game, else parsed."""
-    from cardscript.dsl.front.build import build
+    from cardscript.dsl.front.cache import build_cached
 
     try:
         program = load_program(f)
@@ -188,7 +221,8 @@ def _check_file(f: Path, rep: CheckReport) -> list[Diagnostic]:
         game = f.resolve().parent.parent if f.resolve().parent.name == "variants" else None
         if game is not None and any(_header_kind(p) == "game" for p in _entries(game)[0]):
             return check_program(load_program(resolve_game(str(game)), [f]))
-    build(rep.sources[next(iter(program.sources))], next(iter(program.sources)))
+    # through the AST cache: a library (dc-core) is parsed once, not again for each check
+    build_cached(rep.sources[next(iter(program.sources))], next(iter(program.sources)))
     return []
 
 
@@ -291,6 +325,8 @@ def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
 
 
 if __name__ == "__main__":  # pragma: no cover - maintenance: regenerate the shipped schema
+    from cardscript.dsl.front.ir import generate_schema
+
     target = Path(__file__).with_name("ir_schema.json")
     target.write_text(json.dumps(generate_schema(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {target}")

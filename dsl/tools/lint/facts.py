@@ -19,8 +19,25 @@ from cardscript.runtime.definition import GameDefinition
 Node = tuple[str, str]  # ("effect", key) | ("label", label): something a body may run
 
 
+#: id -> (node, every node under it): the walks of immutable AST parts (nodes, tuples), kept
+#: for the process. A game's variants and expansions share its scripts' ASTs (the AST cache
+#: builds each once), so checking them walks the same bodies again and again.
+_WALKS: dict[int, tuple[Any, tuple[A.Node, ...]]] = {}
+
+
 def walk(node: Any) -> Iterator[A.Node]:
     """Every AST node under ``node`` (itself included), depth first, in source order."""
+    if not isinstance(node, (A.Node, tuple)):  # a list may change: walked each time
+        return _walk(node)
+    held = _WALKS.get(id(node))
+    if held is None or held[0] is not node:
+        if len(_WALKS) > 50_000:
+            _WALKS.clear()
+        held = _WALKS[id(node)] = (node, tuple(_walk(node)))
+    return iter(held[1])
+
+
+def _walk(node: Any) -> Iterator[A.Node]:
     stack = [node]
     pop, push = stack.pop, stack.extend
     node_type, seq_types = A.Node, (tuple, list)
