@@ -202,3 +202,15 @@ def test_turns_start_from_the_player_a_setup_step_sends_first() -> None:
 def test_go_first_formats() -> None:
     text = 'setup "0. first player":\n  the foe to your left goes first\n'
     assert format_text(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "score :\n  choose one :\n    alpha : nothing\n",               # found by hypothesis: 'alpha : nothing'
+    "turn :\n  choose one :\n    alpha\n    or choose up to ( - 0 ) card\n",  # and '( - 0 )'
+])
+def test_formatting_never_changes_a_mode_label(text: str) -> None:
+    """A mode's label is spaced one way, so fmt (which only moves white space) keeps it."""
+    from cardscript.dsl.tools.fmt import format_text
+
+    formatted = format_text(text)
+    assert format_text(formatted) == formatted

@@ -49,13 +49,27 @@ class CardRulesBuilder(BuilderBase):
         start, end = getattr(meta, "start_pos", None), getattr(meta, "end_pos", None)
         if start is None or end is None or not self.source:
             return ""
-        # Spaced as fmt prints it, so a label does not change when a script is formatted.
-        text = " ".join(self.source[start:end].split())
-        return _TIGHT.sub(r"\1", _OPEN.sub(r"\1", text))
+        return canonical_label(self.source[start:end])
 
 
-_TIGHT = re.compile(r"\s+([:;,)])")
-_OPEN = re.compile(r"([(])\s+")
+# a word (line-up, ko'd, 12), a quoted name, or one other character
+_LABEL_TOKEN = re.compile(r"[\w'-]*\w[\w']*|\"[^\"]*\"|\S")
+
+
+def canonical_label(text: str) -> str:
+    """The mode's text spaced one way whatever the source's spacing (so formatting a script
+    never changes the label an answer names): one space between tokens, none after ``(``,
+    before ``) : ; ,``, or after a sign that opens an amount (``+2 power``, ``(-1)``)."""
+    toks = _LABEL_TOKEN.findall(text)
+    out = ""
+    for i, tok in enumerate(toks):
+        prev = toks[i - 1] if i else ""
+        opens = i < 2 or toks[i - 2] in ("(", ";", ":", ",", "+", "-", "*", "/")  # before the sign
+        unary = prev in ("+", "-") and opens
+        if i and tok not in (")", ":", ";", ",") and prev != "(" and not unary:
+            out += " "
+        out += tok
+    return out
 
 
 def _signed(c: list[Any]) -> int:
