@@ -106,6 +106,7 @@ class Cards(Node):
 
     __slots__ = (
         "_choice",
+        "_filters",
         "count",
         "filters",
         "kind",
@@ -124,6 +125,22 @@ class Cards(Node):
         self.types, self.name, self.filters, self.param, self.purpose = types, name, filters, param, purpose
         self.prefer = prefer  # (sign, expression): what a bot should pick first; not a rule
         self._choice = quantity in ("one", "up to", "random", "random n")
+        self._filters: tuple | None = None  # the filters as run: see _plan()
+
+    def _plan(self) -> tuple:
+        """The filters as they run: each 'where' condition with its card-independent
+        parts hoisted (:mod:`~cardscript.runtime.effects.hoist`), planned at first use."""
+        from cardscript.runtime.effects.hoist import plan_filter  # hoist reads this module's classes
+
+        plan = []
+        for fk, data in self.filters:
+            if fk == "where":
+                cond, hoisted = plan_filter(data)
+                plan.append((fk, cond, hoisted))
+            else:
+                plan.append((fk, data, ()))
+        self._filters = tuple(plan)
+        return self._filters
 
     def candidates(self, g: Game, ctx: Ctx) -> list[int]:
         k = self.kind
@@ -150,7 +167,7 @@ class Cards(Node):
             pool = [c for c in pool if g.card_name(c) == self.name]
         if self.types:
             pool = [c for c in pool if card_has(g, c, self.types)]
-        for fk, data in self.filters:
+        for fk, data, hoisted in self._filters if self._filters is not None else self._plan():
             if fk == "has":
                 pool = [c for c in pool if card_has(g, c, data)]
             elif fk == "has_not":
@@ -165,6 +182,8 @@ class Cards(Node):
                 # Conditions do not keep the context: bind 'it' in place and restore.
                 keep = []
                 saved = ctx.it
+                for h in hoisted:
+                    h.have = False
                 try:
                     for c in pool:
                         ctx.it = c
@@ -172,6 +191,8 @@ class Cards(Node):
                             keep.append(c)
                 finally:
                     ctx.it = saved
+                    for h in hoisted:
+                        h.have = False
                 pool = keep
         return pool
 
