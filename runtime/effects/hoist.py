@@ -160,10 +160,33 @@ def _rewrite(node: Any, out: list[Hoisted]) -> Any:
     return copy if changed else node
 
 
-def plan_filter(cond: Any) -> tuple[Any, tuple[Hoisted, ...]]:
-    """The filter condition to test per card, and the :class:`Hoisted` parts in it (to
-    forget at the start and end of each pass). Returns ``(cond, ())`` when nothing is
-    worth hoisting."""
+def plan_filter(cond: Any) -> tuple[tuple[Any, ...], Any, tuple[Hoisted, ...]]:
+    """How to run a filter condition: ``(prefix, rest, hoisted)``.
+
+    ``prefix``: the leading conjuncts that read no card, to test once per pass (in order,
+    stopping at the first false one, as ``and`` does for each card); ``rest``: the
+    condition left to test per card (None: nothing left); ``hoisted``: the
+    :class:`Hoisted` parts inside ``rest``, to forget at the start and end of each pass.
+    """
     found: list[Hoisted] = []
     new = _rewrite(cond, found)
-    return new, tuple(found)
+    if isinstance(new, Hoisted):
+        return (new.node,), None, ()
+    if type(new) is C.And:
+        args = _conjuncts(new)  # 'a and b and c' nests: (a and b) and c
+        k = 0
+        while k < len(args) and isinstance(args[k], Hoisted):
+            k += 1
+        if k:
+            prefix = tuple(h.node for h in args[:k])
+            left = args[k:]
+            rest = None if not left else left[0] if len(left) == 1 else C.And(list(left))
+            return prefix, rest, tuple(h for h in found if h not in args[:k])
+    return (), new, tuple(found)
+
+
+def _conjuncts(cond: Any) -> list[Any]:
+    """The conjuncts of nested ``and`` in order (the same tests, the same short cut)."""
+    if type(cond) is not C.And:
+        return [cond]
+    return [c for a in cond.args for c in _conjuncts(a)]

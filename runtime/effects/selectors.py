@@ -135,10 +135,10 @@ class Cards(Node):
         plan = []
         for fk, data in self.filters:
             if fk == "where":
-                cond, hoisted = plan_filter(data)
-                plan.append((fk, cond, hoisted))
+                prefix, rest, hoisted = plan_filter(data)
+                plan.append((fk, prefix, rest, hoisted))
             else:
-                plan.append((fk, data, ()))
+                plan.append((fk, data, None, ()))
         self._filters = tuple(plan)
         return self._filters
 
@@ -167,7 +167,7 @@ class Cards(Node):
             pool = [c for c in pool if g.card_name(c) == self.name]
         if self.types:
             pool = [c for c in pool if card_has(g, c, self.types)]
-        for fk, data, hoisted in self._filters if self._filters is not None else self._plan():
+        for fk, data, rest, hoisted in self._filters if self._filters is not None else self._plan():
             if fk == "has":
                 pool = [c for c in pool if card_has(g, c, data)]
             elif fk == "has_not":
@@ -180,8 +180,15 @@ class Cards(Node):
                 pool = [c for c in pool if card_has(g, c, words)]
             else:
                 # Conditions do not keep the context: bind 'it' in place and restore.
-                keep = []
+                if not pool:
+                    continue
                 saved = ctx.it
+                if data:  # the leading conjuncts that read no card: tested once for the pool
+                    pool = _prefix(g, ctx, data, pool)
+                    if rest is None or not pool:
+                        continue
+                data = rest
+                keep = []
                 for h in hoisted:
                     h.have = False
                 try:
@@ -232,6 +239,26 @@ class Cards(Node):
             return []
         low = 1 if q == "one" else 0
         return choose_cards(g, ctx.you, pool, low, high, self.purpose, self.prefer, ctx)
+
+
+def _prefix(g: Game, ctx: Ctx, prefix: tuple, pool: list[int]) -> list[int]:
+    """The pool, or no card, after the leading conjuncts of a filter that read no card
+    (:func:`~cardscript.runtime.effects.hoist.plan_filter`): tested once, and charged the
+    steps of testing them for every card, as the per-card test would have."""
+    start = g.steps
+    saved, ctx.it = ctx.it, pool[0]
+    ok = True
+    try:
+        for cond in prefix:
+            if not cond.test(g, ctx):
+                ok = False
+                break
+    finally:
+        ctx.it = saved
+    g.steps += (g.steps - start) * (len(pool) - 1)
+    if g.steps > g.step_limit:
+        g.out_of_steps(ctx.this)
+    return pool if ok else []
 
 
 def choose_cards(g: Game, player: int, pool: list[int], low: int, high: int, purpose: str,
