@@ -1,9 +1,9 @@
 """Hoisting the parts of a selector's ``where`` filter that do not depend on the card.
 
-A filter such as ``choose a card from the line-up where (count all "Ragman" in your
-character) > 0 and cost of it < highest cost of all cards you played this turn`` is
-tested once per candidate card, and most of it (the count, the highest cost) reads
-nothing of that card. :func:`plan_filter` finds, once per selector, the largest
+A filter such as ``choose a card from the market where (count all "Captain" in your
+crew) > 0 and cost of it < highest cost of all cards you played this turn`` is tested
+once per candidate card, and most of it (the count, the highest cost) reads nothing of
+that card. :func:`plan_filter` finds, once per selector, the largest
 sub-expressions and sub-conditions that
 
 * never read the card being tested (``it``): the filter rebinds only ``it``, and the
