@@ -31,11 +31,21 @@ class RandomAgent(Agent):
 
     def bind(self, game: Game, seat: int) -> None:
         self.rng = random.Random(game.seed * 1009 + seat)
+        self._below = self.rng._randbelow  # type: ignore[attr-defined]  # CPython's, used by randint and sample
 
     def choose(self, game: Game, d: Decision) -> list[int]:
+        # The same draws as ``k = rng.randint(low, high); sorted(rng.sample(range(n), k))``
+        # (randint(a, b) is a + _randbelow(b - a + 1); a sample of one is [_randbelow(n)]),
+        # without their argument checks and lists: the answer of every decision.
         n = len(d.options)
-        k = self.rng.randint(d.low, min(d.high, n))
-        return sorted(self.rng.sample(range(n), k))
+        low, high = d.low, min(d.high, n)
+        if low > high:
+            return self.rng.sample(range(n), self.rng.randint(low, high))  # raises, as it always did
+        below = self._below
+        k = low + below(high - low + 1)
+        if k == 1:
+            return [below(n)]
+        return sorted(self.rng.sample(range(n), k)) if k else []
 
 
 class GreedyAgent(Agent):

@@ -8,7 +8,7 @@ from typing import Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
-from cardscript.runtime.effects.base import Node, as_number, card_has
+from cardscript.runtime.effects.base import Node, card_has
 from cardscript.runtime.game import Game
 
 
@@ -61,7 +61,9 @@ def _applies(g: Game, m: list[Any], attr: str, seat: int, card: int) -> bool:
 def modified(g: Game, attr: str, seat: int, card: int) -> int:
     """``attr`` of ``card`` as ``seat`` sees it: the printed number plus the modifiers
     that apply, never below 0 ("cost 1 less" of a card that costs 0 is 0)."""
-    value = as_number(g.attr_value(card, attr) if attr in g.computed_attrs else g.card_attrs[card].get(attr, 0))
+    value = g.attr_value(card, attr) if attr in g.computed_attrs else g.card_attrs[card].get(attr, 0)
+    if not isinstance(value, int):  # as_number, inlined: called per card of every buy
+        value = 0
     for m in g.attr_mods:
         if _applies(g, m, attr, seat, card):
             value += m[3]
@@ -91,12 +93,16 @@ class AttrFor(Node):
     """``ATTR of CARD for PLAYER``: the attribute with the modifiers that player has
     (:func:`modified`); 0 when no card is selected."""
 
-    __slots__ = ("attr", "card", "player")
+    __slots__ = ("_it_you", "attr", "card", "player")
 
     def __init__(self, attr: str, card: Any, player: Any):
         self.attr, self.card, self.player = attr, card, player
+        # 'cost of it for you', the shape of every buy: no selector to run
+        self._it_you = card.kind == "it" and player.kind == "you" and not player.filters
 
     def evaluate(self, g: Game, ctx: Ctx) -> int:
+        if self._it_you:
+            return modified(g, self.attr, ctx.you, ctx.it) if ctx.it is not None else 0
         cards = self.card.cards(g, ctx)
         seats = self.player.players(g, ctx)
         if not cards or not seats:

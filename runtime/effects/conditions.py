@@ -179,7 +179,10 @@ class _EveryCard(Node):
         self.cards = cards  # type: ignore[misc]  # subclasses declare the slot
 
     def test(self, g: Game, ctx: Ctx) -> bool:
-        cs = self.cards.cards(g, ctx)
+        sel = self.cards
+        if sel.kind == "it":  # 'it is showing "bat"', tested per card of a filter: no list, no generator
+            return ctx.it is not None and self.holds(g, ctx, ctx.it)
+        cs = sel.cards(g, ctx)
         return bool(cs) and all(self.holds(g, ctx, c) for c in cs)
 
     def holds(self, g: Game, ctx: Ctx, card: int) -> bool:  # pragma: no cover - interface

@@ -157,12 +157,15 @@ class CounterValue(Node):
     """owner: you | them | shared; 'seat' is the 1-based seat number, 'turn order' the
     1-based place in turn order (the first player is 1)."""
 
-    __slots__ = ("counter", "owner")
+    __slots__ = ("_your", "counter", "owner")
 
     def __init__(self, owner: str, counter: int):
         self.owner, self.counter = owner, counter
+        self._your = owner == "you" and counter >= 0  # 'your power': the most read shape
 
     def evaluate(self, g: Game, ctx: Ctx) -> int:
+        if self._your:
+            return g.get(self.counter, ctx.you)
         p = whose(self.owner, ctx)
         if self.counter == -1:  # seat
             return p + 1

@@ -106,6 +106,7 @@ class Cards(Node):
 
     __slots__ = (
         "_choice",
+        "_filters",
         "count",
         "filters",
         "kind",
@@ -124,6 +125,22 @@ class Cards(Node):
         self.types, self.name, self.filters, self.param, self.purpose = types, name, filters, param, purpose
         self.prefer = prefer  # (sign, expression): what a bot should pick first; not a rule
         self._choice = quantity in ("one", "up to", "random", "random n")
+        self._filters: tuple | None = None  # the filters as run: see _plan()
+
+    def _plan(self) -> tuple:
+        """The filters as they run: each 'where' condition with its card-independent
+        parts hoisted (:mod:`~cardscript.runtime.effects.hoist`), planned at first use."""
+        from cardscript.runtime.effects.hoist import plan_filter  # hoist reads this module's classes
+
+        plan = []
+        for fk, data in self.filters:
+            if fk == "where":
+                prefix, rest, hoisted = plan_filter(data)
+                plan.append((fk, prefix, rest, hoisted))
+            else:
+                plan.append((fk, data, None, ()))
+        self._filters = tuple(plan)
+        return self._filters
 
     def candidates(self, g: Game, ctx: Ctx) -> list[int]:
         k = self.kind
@@ -150,7 +167,7 @@ class Cards(Node):
             pool = [c for c in pool if g.card_name(c) == self.name]
         if self.types:
             pool = [c for c in pool if card_has(g, c, self.types)]
-        for fk, data in self.filters:
+        for fk, data, rest, hoisted in self._filters if self._filters is not None else self._plan():
             if fk == "has":
                 pool = [c for c in pool if card_has(g, c, data)]
             elif fk == "has_not":
@@ -163,8 +180,17 @@ class Cards(Node):
                 pool = [c for c in pool if card_has(g, c, words)]
             else:
                 # Conditions do not keep the context: bind 'it' in place and restore.
-                keep = []
+                if not pool:
+                    continue
                 saved = ctx.it
+                if data:  # the leading conjuncts that read no card: tested once for the pool
+                    pool = _prefix(g, ctx, data, pool)
+                    if rest is None or not pool:
+                        continue
+                data = rest
+                keep = []
+                for h in hoisted:
+                    h.have = False
                 try:
                     for c in pool:
                         ctx.it = c
@@ -172,6 +198,8 @@ class Cards(Node):
                             keep.append(c)
                 finally:
                     ctx.it = saved
+                    for h in hoisted:
+                        h.have = False
                 pool = keep
         return pool
 
@@ -211,6 +239,26 @@ class Cards(Node):
             return []
         low = 1 if q == "one" else 0
         return choose_cards(g, ctx.you, pool, low, high, self.purpose, self.prefer, ctx)
+
+
+def _prefix(g: Game, ctx: Ctx, prefix: tuple, pool: list[int]) -> list[int]:
+    """The pool, or no card, after the leading conjuncts of a filter that read no card
+    (:func:`~cardscript.runtime.effects.hoist.plan_filter`): tested once, and charged the
+    steps of testing them for every card, as the per-card test would have."""
+    start = g.steps
+    saved, ctx.it = ctx.it, pool[0]
+    ok = True
+    try:
+        for cond in prefix:
+            if not cond.test(g, ctx):
+                ok = False
+                break
+    finally:
+        ctx.it = saved
+    g.steps += (g.steps - start) * (len(pool) - 1)
+    if g.steps > g.step_limit:
+        g.out_of_steps(ctx.this)
+    return pool if ok else []
 
 
 def choose_cards(g: Game, player: int, pool: list[int], low: int, high: int, purpose: str,

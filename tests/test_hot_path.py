@@ -1,0 +1,71 @@
+"""Issue 11, hot path: the speed-ups change no game and count the same steps."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardscript.dsl.front.pipeline import compile_game
+from cardscript.runtime.agents import make_agents
+from cardscript.runtime.effects import hoist
+from cardscript.runtime.engine import Engine
+
+
+def _play(game: str, players: int, bot: str, seed: int) -> tuple:
+    definition, _w, _p = compile_game(game)
+    e = Engine(definition, players, make_agents([bot], players), seed, log=True)
+    r = e.run()
+    return r.scores, r.turns, r.decisions, e.game.steps, len(r.log), [str(x) for x in r.log[-3:]]
+
+
+def _no_hoisting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hoist, "plan_filter", lambda cond: ((), cond, ()))
+
+
+@pytest.mark.parametrize("game,players", [("justice-league-dark", 2), ("injustice", 3), ("hero-dice-batman", 2)])
+def test_hoisting_keeps_games_and_steps(game: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = _play(game, players, "random", 11)
+    _no_hoisting(monkeypatch)  # compile_game builds new effect objects: they plan again, without hoisting
+    slow = _play(game, players, "random", 11)
+    assert fast == slow
+
+
+def test_card_independent_filter_parts_are_hoisted() -> None:
+    """JLD's 'Ragman seals' tests '(count all "Ragman" in your character) > 0' once per
+    pass, not once per line-up card."""
+    definition, _w, _p = compile_game("justice-league-dark")
+    act = next(a for a in definition.actions if a.name == "Ragman seals")
+    plan = act.choose._plan()
+    (_fk, prefix, rest, hoisted), = plan
+    assert len(prefix) == 1  # the count of Ragman: tested once for the whole line-up
+    assert len(hoisted) == 1 and isinstance(hoisted[0], hoist.Hoisted)  # the highest cost played
+    assert rest is not None
+
+
+def test_a_filter_reading_the_card_is_not_hoisted() -> None:
+    definition, _w, _p = compile_game("injustice")
+    buy = next(a for a in definition.actions if a.name == "buy")
+    plan = buy.choose._plan()
+    assert [(prefix, hs) for _fk, prefix, _rest, hs in plan] == [((), ())]
+
+
+def test_random_agent_draws_as_randint_and_sample() -> None:
+    """The random bot's short cut answers exactly as ``randint`` then ``sample`` did."""
+    import random
+
+    from cardscript.runtime.agents import RandomAgent
+    from cardscript.runtime.decision import Decision
+
+    class _G:
+        seed = 5
+
+    agent = RandomAgent()
+    agent.bind(_G(), 1)  # type: ignore[arg-type]
+    ref = random.Random(5 * 1009 + 1)
+    shapes = [(n, low, high) for n in (1, 2, 3, 7, 30) for low in (0, 1, 2) for high in (1, 2, 5, 40) if low <= high]
+    for _ in range(20):
+        for n, low, high in shapes:
+            if low > min(high, n):
+                continue
+            d = Decision(0, "card", list(range(n)), [], low, high)
+            k = ref.randint(low, min(high, n))
+            assert agent.choose(None, d) == sorted(ref.sample(range(n), k))  # type: ignore[arg-type]
