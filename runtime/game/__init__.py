@@ -11,6 +11,7 @@ from parts that each have one job:
 * :mod:`.replacements` — cards' replacements of effect calls ('instead of').
 * :mod:`.statics` — static rules of passive abilities, while their card lies in play;
 * :mod:`.entries` — triggers on a card entering a zone.
+* :mod:`.snapshot` — snapshots, copies and the record of decisions (:mod:`.forks` replays it).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from cardscript.runtime.game.entries import EntryOps
 from cardscript.runtime.game.events import EventOps
 from cardscript.runtime.game.marks import MarkOps
 from cardscript.runtime.game.replacements import ReplacementOps
+from cardscript.runtime.game.snapshot import SnapshotOps
 from cardscript.runtime.game.state import GameState
 from cardscript.runtime.game.statics import StaticOps
 from cardscript.runtime.game.timing import TimingOps
@@ -30,7 +32,7 @@ __all__ = ["Game", "GameState"]
 
 
 class Game(ZoneOps, CounterOps, MarkOps, DecisionOps, EventOps, TimingOps, ReplacementOps, StaticOps,
-           EntryOps):
+           EntryOps, SnapshotOps):
     """The state of one game and the operations effects use.
 
     Cards are numbered 0..N-1; ``loc[card]`` is the zone slot holding it and every

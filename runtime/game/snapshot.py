@@ -1,0 +1,282 @@
+"""Snapshots of a game's state (issue 11, "snapshots"): :meth:`SnapshotOps.snapshot`,
+:meth:`SnapshotOps.restore` and :meth:`SnapshotOps.copy`, and the record of a game's
+decisions and turn-start checkpoints that :mod:`.forks` replays.
+
+A snapshot holds flat copies of every container of the state (list slices, ``dict.copy``;
+no ``copy.deepcopy``) and the RNG's state; it is never changed by play, so it can be
+restored any number of times. What it means to restore one depends on where it was taken:
+
+* **at a turn boundary** (a *checkpoint*, ``next_player >= 0``): the engine is between two
+  turns, nothing is on the Python stack; :func:`~cardscript.runtime.game.forks.resume` plays
+  on from it and gives the same game as the original (same agents, same RNG states);
+* **anywhere else** (inside an agent's ``choose``, the engine mid-effect): the effects
+  running are Python frames, which no snapshot holds. Restoring such a snapshot gives the
+  state to *read* (evaluate a position, compare two states), never a game to play on:
+  to play on from a decision, :func:`~cardscript.runtime.game.forks.fork` replays the
+  decisions from the last checkpoint on a fresh game, which is always correct.
+
+Every attribute of a :class:`~cardscript.runtime.game.Game` is either listed in
+:data:`FIXED` (laid out from the definition when the game is created and never changed;
+settings and observers) or is state a snapshot copies. ``tests/test_snapshot.py`` fails
+when an attribute is neither, so a new field cannot be left out by mistake.
+"""
+
+from __future__ import annotations
+
+import random
+from operator import attrgetter
+from typing import Any
+
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.definition import GameDefinition
+from cardscript.runtime.game.state import GameState
+from cardscript.runtime.game.timing import DelayedEffect, GrantedAction
+
+#: attributes laid out from the definition when a game is created and never changed after,
+#: or settings and observers that are not the game's state: shared by a copy, not snapshot
+FIXED = frozenset({
+    "d", "n", "agents", "logging", "listeners", "tracing", "step_limit",
+    "card_type", "card_attrs", "card_words", "type_cards",
+    "zone_base", "slot_zone", "slot_owner", "slot_card", "counter_base", "counter_per_player",
+    "trigger_events", "self_events", "static_events", "static_attrs", "static_marks", "computed_attrs",
+    "enter_zones", "enter_names", "active_zones",
+})
+#: state held in immutable values (ints, strings, None), copied as they are
+ATOMS = ("seed", "clock", "active", "first_player", "between_turns", "turn", "action_name", "decisions",
+         "trigger_depth", "steps", "nesting", "over", "outcome", "in_static_marks", "at")
+#: state held in lists of immutable values (or of objects never changed once made): one slice each
+LISTS = ("values", "owner", "touched", "face_up", "face_value", "loc", "came_from", "played_turn",
+         "gained_turn", "warnings", "winners", "delayed")
+#: state held in sets and dicts of immutable values: one ``copy()`` each
+SETS = ("fired", "computing", "replacing", "event_counts", "controller")
+#: marks for the turn: name -> set of seats / cards
+MARKS = ("turn_pmarks", "turn_cmarks")
+#: state with its own copy rule (see :meth:`SnapshotOps.snapshot`)
+SPECIAL = ("slots", "attr_mods", "granted", "rigged", "rng", "log")
+#: the record of a recorded game (:meth:`SnapshotOps.record`), on the instance only while recording
+RECORDING = ("history", "checkpoints", "start_first", "decide", "new_turn")
+#: every attribute a snapshot covers
+STATE = frozenset(ATOMS + LISTS + SETS + MARKS + SPECIAL + RECORDING)
+
+_atoms = attrgetter(*ATOMS)
+_lists = attrgetter(*LISTS)
+_sets = attrgetter(*SETS)
+_new = object.__new__
+_DELAYED = LISTS.index("delayed")
+
+
+class Snapshot:
+    """The state of one game at one moment (see the module docstring). Read-only: nothing
+    that plays on changes it.
+
+    Attributes:
+        definition: the game's :class:`~cardscript.runtime.definition.GameDefinition`.
+        seats: its number of players.
+        next_player: at a turn boundary, the seat whose turn starts next; else -1.
+        decisions: decisions asked so far (the one being asked included).
+        answered: while recording, decisions answered so far (``decisions - 1`` inside an
+            agent's ``choose``); else -1.
+    """
+
+    __slots__ = ("answered", "atoms", "attr_mods", "checkpoints", "definition", "granted", "history",
+                 "lists", "log", "log_len", "marks", "next_player", "rigged", "rng", "seats", "sets", "slots",
+                 "start_first")
+
+    definition: GameDefinition
+    seats: int
+    next_player: int
+    answered: int
+    atoms: tuple[Any, ...]
+    lists: tuple[tuple[Any, ...], ...]
+    sets: list[Any]
+    marks: tuple[dict[str, set[int]], dict[str, set[int]]]
+    slots: tuple[tuple[int, ...], ...]
+    attr_mods: list[list[Any]]
+    granted: list[GrantedAction]
+    rigged: list[tuple[str, list[Any]]]
+    rng: tuple[Any, ...]
+    log: list[dict[str, Any]]
+    log_len: int
+    history: list[tuple[list[int], int]] | None
+    checkpoints: tuple[list[Snapshot], int] | None
+    start_first: int | None
+
+    @property
+    def decisions(self) -> int:
+        return int(self.atoms[ATOMS.index("decisions")])
+
+    def _key(self) -> tuple[Any, ...]:
+        """Everything that makes two states the same game, by value (a fork's delayed effects
+        and granted actions are other objects than the original's, with equal contents)."""
+        lists = self.lists[:_DELAYED] + self.lists[_DELAYED + 1:]  # compared by value below
+        delayed = [(id(x.node), x.player, _ctx_key(x.ctx)) for x in self.lists[_DELAYED]]
+        granted = [(g.name, g.player, g.left, id(g.body), _ctx_key(g.ctx)) for g in self.granted]
+        return (id(self.definition), self.seats, self.next_player, self.atoms, lists, delayed, self.sets,
+                self.marks, self.slots, self.attr_mods, granted, self.rigged, self.rng, self.log_len,
+                self.answered, self.start_first)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Snapshot) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable contents: compared, never hashed
+
+
+def _ctx_key(c: Ctx) -> tuple[Any, ...]:
+    return (c.you, c.them, c.it, c.this, sorted(c.vars.items(), key=repr), c.depth)
+
+
+def _clone_ctx(c: Ctx) -> Ctx:
+    # A stored context's 'let' values are its own: a copy of the game must not share them.
+    out = c.copy(vars=dict(c.vars))
+    out.did, out.since = c.did, c.since
+    return out
+
+
+def _clone_grant(ga: GrantedAction) -> GrantedAction:
+    # ``left`` counts down as the action is taken: each copy needs its own object.
+    return GrantedAction(ga.name, ga.cond, ga.body, ga.prefer, ga.player, ga.left, _clone_ctx(ga.ctx))
+
+
+def _clone_delayed(x: DelayedEffect) -> DelayedEffect:
+    return DelayedEffect(x.node, x.player, _clone_ctx(x.ctx))
+
+
+class SnapshotOps(GameState):
+    """Snapshots, copies and the decision record (part of :class:`~cardscript.runtime.game.Game`)."""
+
+    #: every decision answered so far, while recording (:meth:`record`): the picks, and the
+    #: steps taken once it was answered (a bot reading a decision's values spends steps); else None
+    history: list[tuple[list[int], int]] | None = None
+    #: a snapshot at the start of each turn, while recording; else None
+    checkpoints: list[Snapshot] | None = None
+    #: the seat the engine gave the first turn to (before setup ran), while recording
+    start_first: int | None = None
+
+    def snapshot(self, next_player: int = -1) -> Snapshot:
+        """The state of the game now, copied (see the module docstring).
+
+        Args:
+            next_player: only when the engine is between turns, the seat whose turn starts
+                next; this makes the snapshot a checkpoint that ``resume`` can play on from.
+        """
+        s = _new(Snapshot)
+        s.definition, s.seats, s.next_player = self.d, self.n, next_player
+        s.atoms = _atoms(self)
+        # Tuples: the cyclic GC stops tracking a tuple of ints, so kept snapshots (a recorded
+        # game's checkpoints) cost it nothing.
+        lists = list(map(tuple, _lists(self)))
+        if self.delayed:
+            lists[_DELAYED] = tuple(_clone_delayed(x) for x in self.delayed)
+        s.lists = tuple(lists)
+        s.sets = [x.copy() for x in _sets(self)]
+        s.marks = ({k: v.copy() for k, v in self.turn_pmarks.items()},
+                   {k: v.copy() for k, v in self.turn_cmarks.items()})
+        s.slots = tuple(map(tuple, self.slots))
+        s.attr_mods = list(map(list.copy, self.attr_mods))
+        s.granted = [_clone_grant(ga) for ga in self.granted]
+        s.rigged = [(kind, list(v)) for kind, v in self.rigged]
+        s.rng = self.rng.getstate()
+        # The log, the history and the checkpoints only grow, and a restore gives the game new
+        # lists (never truncates one): the snapshot keeps the list and its length.
+        s.log, s.log_len = self.log, len(self.log)
+        h = self.history
+        s.history, s.answered = h, len(h) if h is not None else -1
+        s.checkpoints = (self.checkpoints, len(self.checkpoints)) if self.checkpoints is not None else None
+        s.start_first = self.start_first
+        return s
+
+    def restore(self, s: Snapshot) -> None:
+        """Put the game back in the state of ``s`` (which stays as it was: it can be restored
+        again). The game's containers are replaced by copies: hold no references to them across
+        a restore. While the log is off, the log is left as it is.
+
+        Raises:
+            ValueError: ``s`` was taken in a game of another definition or number of players.
+        """
+        if s.definition is not self.d or s.seats != self.n:
+            raise ValueError(f"a snapshot of {s.definition.name} for {s.seats} players cannot be restored "
+                             f"into a game of {self.d.name} for {self.n} players")
+        d = self.__dict__
+        for name, v in zip(ATOMS, s.atoms, strict=True):
+            d[name] = v
+        for name, v in zip(LISTS, s.lists, strict=True):
+            d[name] = list(v)
+        if s.lists[_DELAYED]:
+            self.delayed = [_clone_delayed(x) for x in s.lists[_DELAYED]]
+        for name, v in zip(SETS, s.sets, strict=True):
+            d[name] = v.copy()
+        self.turn_pmarks = {k: v.copy() for k, v in s.marks[0].items()}
+        self.turn_cmarks = {k: v.copy() for k, v in s.marks[1].items()}
+        self.slots = list(map(list, s.slots))
+        self.attr_mods = list(map(list.copy, s.attr_mods))
+        self.granted = [_clone_grant(ga) for ga in s.granted]
+        self.rigged = [(kind, list(v)) for kind, v in s.rigged]
+        self.rng.setstate(s.rng)
+        if self.logging and (self.log is not s.log or len(self.log) != s.log_len):
+            self.log = s.log[:s.log_len]
+        if s.history is None:
+            if self.history is not None:
+                self._recording(None, None, None)
+            return
+        h = self.history if self.history is s.history and len(s.history) == s.answered else s.history[:s.answered]
+        assert s.checkpoints is not None
+        ck, n = s.checkpoints
+        self._recording(h, self.checkpoints if self.checkpoints is ck and len(ck) == n else ck[:n],
+                        s.start_first)
+
+    def copy(self) -> Any:
+        """A new game in the same state, sharing only what never changes (:data:`FIXED`).
+        It has no listeners (no tracing) and the same agent objects: a copy is for reading
+        and for ``resume`` with agents of its own, not for two games sharing agents."""
+        other = self.blank()
+        other.restore(self.snapshot())
+        return other
+
+    def blank(self) -> Any:
+        """A game of the same definition and seats with no state yet (restore one into it):
+        the fixed layout is shared, not laid out again (much cheaper than a new Game)."""
+        other = _new(type(self))
+        od, mine = other.__dict__, self.__dict__
+        for name in FIXED:
+            od[name] = mine[name]
+        other.agents = list(self.agents)
+        other.listeners = []
+        other.tracing = False
+        other.rng = random.Random(0)
+        other.log = []
+        return other
+
+    # ------------------------------------------------------------ the record of a game
+    def record(self, first_player: int = 0) -> None:
+        """Record this game's decisions and a checkpoint at the start of each turn, so that
+        :func:`~cardscript.runtime.game.forks.fork` can replay it; call it on
+        ``engine.game`` before ``engine.run()``, with the engine's ``first_player``.
+        A recorded game plays exactly as an unrecorded one; an unrecorded one pays nothing.
+
+        Raises:
+            ValueError: the game has started.
+        """
+        if self.decisions or self.turn or self.log:
+            raise ValueError("record() must be called before the game starts")
+        self._recording([], [], first_player)
+
+    def _recording(self, history: list[tuple[list[int], int]] | None, checkpoints: list[Snapshot] | None,
+                   start_first: int | None) -> None:
+        # The recording versions of decide and new_turn are set on the instance, so that a
+        # game that does not record runs the plain methods, with no test of a flag.
+        d = self.__dict__
+        if history is None:
+            for name in RECORDING:
+                d.pop(name, None)
+            return
+        d["history"], d["checkpoints"], d["start_first"] = history, checkpoints, start_first
+        d["decide"], d["new_turn"] = self._decide_recorded, self._new_turn_recorded
+
+    def _decide_recorded(self, decision: Any) -> list[int]:
+        picks: list[int] = type(self).decide(self, decision)  # type: ignore[attr-defined]  # DecisionOps
+        self.history.append((picks, self.steps))  # type: ignore[union-attr]  # set while recording
+        return picks
+
+    def _new_turn_recorded(self, player: int) -> None:
+        self.checkpoints.append(self.snapshot(next_player=player))  # type: ignore[union-attr]
+        type(self).new_turn(self, player)  # type: ignore[attr-defined]  # EventOps
