@@ -207,6 +207,7 @@ def test_go_first_formats() -> None:
 @pytest.mark.parametrize("text", [
     "score :\n  choose one :\n    alpha : nothing\n",               # found by hypothesis: 'alpha : nothing'
     "turn :\n  choose one :\n    alpha\n    or choose up to ( - 0 ) card\n",  # and '( - 0 )'
+    'setup :\n  choose one :\n    choose 0 "Alpha" from your alpha prefer highest - 0\n',  # a unary minus
 ])
 def test_formatting_never_changes_a_mode_label(text: str) -> None:
     """A mode's label is spaced one way, so fmt (which only moves white space) keeps it."""

@@ -382,6 +382,9 @@ def format_text(text: str, filename: str = "<string>") -> str:
 
 def structure(node: Any) -> Any:
     """A node's content without source positions: equal for scripts that say the same."""
+    if isinstance(node, A.ChooseOne):  # a mode's label is its text: fmt may only move its white space
+        labels = tuple("".join(label.split()) for label in node.labels)
+        return ("ChooseOne", structure(node.modes), labels, structure(node.subject))
     if isinstance(node, A.Node):
         return (type(node).__name__, *(structure(getattr(node, f)) for f in node._fields if f != "file"))
     if isinstance(node, (tuple, list)):
