@@ -238,9 +238,17 @@ def snapshot_row(definition: Any, seed: int, turns: int, iterations: int, repeat
     _med, runs = median_time(batch, repeats)
     row.runs = [t / iterations for t in runs]
     row.seconds = statistics.median(row.runs)
-    game.restore(snap)
+    # The bots' own random streams are theirs, not the game's: put them back too.
+    bots = [(a, a.rng.getstate()) for a in game.agents if hasattr(a, "rng")]
+
+    def back() -> None:
+        game.restore(snap)
+        for a, state in bots:
+            a.rng.setstate(state)
+
+    back()
     first = _play_on(engine, player)
-    game.restore(snap)
+    back()
     again = _play_on(engine, player)
     if not _summary(first) == _summary(again) == _summary(straight):
         raise AssertionError(f"snapshot parity: a restored game ended differently:\n  straight: {_summary(straight)}"
