@@ -52,7 +52,7 @@ class CardRulesBuilder(BuilderBase):
         return canonical_label(self.source[start:end])
 
 
-# a word (line-up, ko'd, 12), a quoted name, or one other character
+# a word (with inner '-' or an apostrophe, or digits), a quoted name, or one other character
 _LABEL_TOKEN = re.compile(r"[\w'-]*\w[\w']*|\"[^\"]*\"|\S")
 
 
