@@ -50,8 +50,15 @@ def test_the_cs401_names_the_bound_passed(name: str, tmp_path: Path) -> None:
     assert RUNAWAYS[name] in errors[0][1], errors
 
 
-def test_take_actions_between_turns_through_effects_is_cs213() -> None:
-    errors = _errors(HOSTILE / "take-actions-between-turns-through-an-effect.scenario")
+def _error_scenario(name: str, tmp_path: Path) -> list[tuple[str, str]]:
+    """Run a reproducer that must fail its check (kept as .error-scenario, see its header)."""
+    path = tmp_path / f"{name}.scenario"
+    path.write_text((HOSTILE / f"{name}.error-scenario").read_text())
+    return _errors(path)
+
+
+def test_take_actions_between_turns_through_effects_is_cs213(tmp_path: Path) -> None:
+    errors = _error_scenario("take-actions-between-turns-through-an-effect", tmp_path)
     assert errors == [("CS213", "'take actions' between turns, through 'outer' -> 'act': "
                                 "no player is active to take them")]
 
@@ -72,8 +79,8 @@ def test_take_actions_outside_between_turns_through_effects_is_fine(tmp_path: Pa
     assert _errors(path) == []
 
 
-def test_a_grant_named_like_an_action_of_the_game_is_cs216() -> None:
-    errors = _errors(HOSTILE / "a-grant-named-end-turn.scenario")
+def test_a_grant_named_like_an_action_of_the_game_is_cs216(tmp_path: Path) -> None:
+    errors = _error_scenario("a-grant-named-end-turn", tmp_path)
     assert [c for c, _ in errors] == ["CS216", "CS216"]
     assert '"end turn" has the name of End Turn' in errors[0][1]
     assert '"buy" has the name of an action of the game' in errors[1][1]
