@@ -74,6 +74,11 @@ CODES: dict[str, tuple[str, str, str]] = {
               'card "Jab": hero\n  play: 0 times this turn, you may "draw": draw 1',
               "say how often it may be used: 'once this turn', 'N times this turn' (N at least 1) or 'any "
               "number of times this turn'"),
+    # fixa (review of issue 12, B3)
+    "CS216": ("a granted ability named like an action of the game",
+              'card "Jab": hero\n  play: once this turn, you may "end turn": draw a card',
+              "give the ability a name of its own, in the card's words (\"discard to draw\"): a player and "
+              "a scenario's answer must tell it from the game's own actions"),
     "CS212": ("nothing before 'were affected'", 'card "Jab": hero\n  play:\n    if they were affected: draw a card',
               "put 'if they were affected' right after the statement whose effect on them it tests, in the same "
               "block"),

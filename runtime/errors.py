@@ -16,6 +16,17 @@ MAX_REPEAT = 1000
 MAX_STEPS = 2_000_000
 #: What one card moved costs of the budget (a move changes and logs more than a look).
 MOVE_STEPS = 4
+#: State a script can make grow (docs/language.md, "Bounds"; review of issue 12, A1-A5): past
+#: one of these the game stops (``RunawayError``, CS401) instead of slowing every later step.
+#: Delayed effects pending at once ('at the next "EVENT"'), in the whole game.
+MAX_DELAYED = 10_000
+#: Actions granted in one turn ('once this turn, you may ...'), used up or not.
+MAX_GRANTED = 1_000
+#: Attribute modifiers recorded in one turn ('the next card you buy costs 1 less').
+MAX_MODIFIERS = 1_000
+#: Pending abilities offered in one trigger-order decision ('triggers resolve in the order
+#: you choose').
+MAX_PENDING_TRIGGERS = 200
 #: How deep effects may run inside each other, in levels of effect objects (an 'if' in a
 #: block in an effect called by a trigger ...): far below Python's recursion limit.
 MAX_NESTING = 300

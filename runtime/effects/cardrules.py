@@ -9,6 +9,7 @@ from typing import Any
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
 from cardscript.runtime.effects.base import Node, card_has
+from cardscript.runtime.errors import MAX_MODIFIERS
 from cardscript.runtime.game import Game
 
 
@@ -60,10 +61,15 @@ def _applies(g: Game, m: list[Any], attr: str, seat: int, card: int) -> bool:
 
 def modified(g: Game, attr: str, seat: int, card: int) -> int:
     """``attr`` of ``card`` as ``seat`` sees it: the printed number plus the modifiers
-    that apply, never below 0 ("cost 1 less" of a card that costs 0 is 0)."""
+    that apply, never below 0 ("cost 1 less" of a card that costs 0 is 0). Each modifier
+    looked at is a step of the budget (review of issue 12, A5)."""
     value = g.attr_value(card, attr) if attr in g.computed_attrs else g.card_attrs[card].get(attr, 0)
     if not isinstance(value, int):  # as_number, inlined: called per card of every buy
         value = 0
+    if g.attr_mods:
+        g.steps += len(g.attr_mods)
+        if g.steps > g.step_limit:
+            g.out_of_steps(None)
     for m in g.attr_mods:
         if _applies(g, m, attr, seat, card):
             value += m[3]
@@ -75,7 +81,11 @@ def modified(g: Game, attr: str, seat: int, card: int) -> int:
 class AddModifier(Node):
     """``cards with T cost 1 less for PLAYERS this turn`` / ``the next T you VERB this turn
     costs 2 less``: records a modifier for each player (``players`` None: the acting player).
-    Result: the number of players it applies to."""
+    Result: the number of players it applies to.
+
+    Raises:
+        RunawayError: more than ``MAX_MODIFIERS`` recorded this turn (CS401).
+    """
 
     __slots__ = ("attr", "delta", "players", "types", "verb")
 
@@ -84,6 +94,8 @@ class AddModifier(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         seats = self.players.players(g, ctx) if self.players is not None else [ctx.you]
+        if len(g.attr_mods) + len(seats) > MAX_MODIFIERS:
+            g.too_many(f"more than {MAX_MODIFIERS:,} attribute modifiers in one turn", ctx.this)
         for p in seats:
             g.attr_mods.append([self.attr, p, self.types, self.delta, self.verb, False])
         return len(seats)
@@ -123,6 +135,7 @@ class UseUpModifiers(Node):
     def run(self, g: Game, ctx: Ctx) -> int:
         used = 0
         for card in self.cards.cards(g, ctx):
+            g.steps += len(g.attr_mods)
             for m in g.attr_mods:
                 if m[4] and _applies(g, m, m[0], ctx.you, card):
                     m[5] = True

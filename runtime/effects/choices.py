@@ -108,6 +108,8 @@ class TakeActions(Node):
     __slots__ = ()
 
     def run(self, g: Game, ctx: Ctx) -> int:
+        if g.between_turns:  # the check's CS213 misses a trigger or block that takes actions
+            g.no_actions_between_turns(ctx.this)
         taken = 0
         outer = g.action_name  # an action's own 'take actions' restores it
         for _ in range(MAX_ACTIONS_PER_TURN):
@@ -120,7 +122,7 @@ class TakeActions(Node):
                 elif act.cond is None or act.cond.test(g, ctx):
                     options.append((act, None))
             g.action_name = outer
-            options.extend((ga, None) for ga in g.granted if ga.offered(g, ctx.you))  # "... this turn, you may"
+            options.extend((ga, None) for ga in g.offered_grants(ctx.you))  # "... this turn, you may"
             options.append((None, None))
             pick = g.decide(Decision(ctx.you, "action", options, _ActionLabels(g, options), 1, 1, "action",
                                      _ActionValues(g, options, ctx)))[0]

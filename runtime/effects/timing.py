@@ -16,7 +16,10 @@ class Delay(Node):
     effect that runs the next time EVENT is emitted — for any player, or only for the
     player who set it up — with 'you' still the player who set it up, 'this' the card
     that set it up and 'it' what it was here. The runtime knows no turn steps: a game emits the events its
-    turn has ("end of turn", "start of turn") and cards wait for them. Result: 1."""
+    turn has ("end of turn", "start of turn") and cards wait for them. Result: 1.
+
+    Raises:
+        RunawayError: too many delayed effects pending (``MAX_DELAYED``, CS401)."""
 
     __slots__ = ("body", "event", "yours")
 
@@ -24,7 +27,7 @@ class Delay(Node):
         self.event, self.yours, self.body = event, yours, body
 
     def run(self, g: Game, ctx: Ctx) -> int:
-        g.delayed.append(DelayedEffect(self, ctx.you if self.yours else -1, ctx.copy(frames=[{}])))
+        g.add_delayed(DelayedEffect(self, ctx.you if self.yours else -1, ctx.copy(frames=[{}])))
         return 1
 
 
@@ -33,7 +36,10 @@ class Grant(Node):
     0 for "any number of times"): the acting player's action window offers the action
     LABEL, while COND holds, until the turn ends, at most ``uses`` times; its body runs
     with 'this' the card that granted it. Bots see it like a game's action (``prefer``
-    guides the greedy bot). Result: 1."""
+    guides the greedy bot). Result: 1.
+
+    Raises:
+        RunawayError: too many actions granted this turn (``MAX_GRANTED``, CS401)."""
 
     __slots__ = ("body", "cond", "label", "prefer", "uses")
 
@@ -41,6 +47,6 @@ class Grant(Node):
         self.label, self.uses, self.body, self.cond, self.prefer = label, uses, body, cond, prefer
 
     def run(self, g: Game, ctx: Ctx) -> int:
-        g.granted.append(GrantedAction(self.label, self.cond, self.body, self.prefer, ctx.you,
+        g.add_granted(GrantedAction(self.label, self.cond, self.body, self.prefer, ctx.you,
                                        self.uses if self.uses > 0 else -1, ctx.copy(frames=[{}])))
         return 1

@@ -43,16 +43,17 @@ FIXED = frozenset({
 })
 #: state held in immutable values (ints, strings, None), copied as they are
 ATOMS = ("seed", "clock", "active", "first_player", "between_turns", "turn", "action_name", "decisions",
-         "trigger_depth", "steps", "nesting", "over", "outcome", "in_static_marks", "at")
+         "trigger_depth", "steps", "nesting", "over", "outcome", "in_static_marks", "at", "delayed_count",
+         "delayed_seq")
 #: state held in lists of immutable values (or of objects never changed once made): one slice each
 LISTS = ("values", "owner", "touched", "face_up", "face_value", "loc", "came_from", "played_turn",
-         "gained_turn", "warnings", "winners", "delayed")
+         "gained_turn", "warnings", "winners")
 #: state held in sets and dicts of immutable values: one ``copy()`` each
-SETS = ("fired", "computing", "replacing", "event_counts", "controller")
+SETS = ("fired", "computing", "replacing", "event_counts", "controller", "trigger_labels")
 #: marks for the turn: name -> set of seats / cards
 MARKS = ("turn_pmarks", "turn_cmarks")
 #: state with its own copy rule (see :meth:`SnapshotOps.snapshot`)
-SPECIAL = ("slots", "attr_mods", "granted", "rigged", "rng", "log")
+SPECIAL = ("slots", "attr_mods", "granted", "rigged", "rng", "log", "delayed")
 #: the record of a recorded game (:meth:`SnapshotOps.record`), on the instance only while recording
 RECORDING = ("history", "checkpoints", "start_first", "decide", "new_turn")
 #: every attribute a snapshot covers
@@ -62,7 +63,6 @@ _atoms = attrgetter(*ATOMS)
 _lists = attrgetter(*LISTS)
 _sets = attrgetter(*SETS)
 _new = object.__new__
-_DELAYED = LISTS.index("delayed")
 
 
 class Snapshot:
@@ -78,7 +78,7 @@ class Snapshot:
             agent's ``choose``); else -1.
     """
 
-    __slots__ = ("answered", "atoms", "attr_mods", "checkpoints", "definition", "granted", "history",
+    __slots__ = ("answered", "atoms", "attr_mods", "checkpoints", "definition", "delayed", "granted", "history",
                  "lists", "log", "log_len", "marks", "next_player", "rigged", "rng", "seats", "sets", "slots",
                  "start_first")
 
@@ -93,6 +93,7 @@ class Snapshot:
     slots: tuple[tuple[int, ...], ...]
     attr_mods: list[list[Any]]
     granted: list[GrantedAction]
+    delayed: tuple[tuple[tuple[str, int], tuple[DelayedEffect, ...]], ...]
     rigged: list[tuple[str, list[Any]]]
     rng: tuple[Any, ...]
     log: list[dict[str, Any]]
@@ -108,8 +109,8 @@ class Snapshot:
     def _key(self) -> tuple[Any, ...]:
         """Everything that makes two states the same game, by value (a fork's delayed effects
         and granted actions are other objects than the original's, with equal contents)."""
-        lists = self.lists[:_DELAYED] + self.lists[_DELAYED + 1:]  # compared by value below
-        delayed = [(id(x.node), x.player, _ctx_key(x.ctx)) for x in self.lists[_DELAYED]]
+        lists = self.lists
+        delayed = [(key, [(id(x.node), x.player, x.seq, _ctx_key(x.ctx)) for x in xs]) for key, xs in self.delayed]
         granted = [(g.name, g.player, g.left, id(g.body), _ctx_key(g.ctx)) for g in self.granted]
         return (id(self.definition), self.seats, self.next_player, self.atoms, lists, delayed, self.sets,
                 self.marks, self.slots, self.attr_mods, granted, self.rigged, self.rng, self.log_len,
@@ -138,7 +139,9 @@ def _clone_grant(ga: GrantedAction) -> GrantedAction:
 
 
 def _clone_delayed(x: DelayedEffect) -> DelayedEffect:
-    return DelayedEffect(x.node, x.player, _clone_ctx(x.ctx))
+    out = DelayedEffect(x.node, x.player, _clone_ctx(x.ctx))
+    out.seq = x.seq  # the order they were set up in, which an emit runs them by
+    return out
 
 
 class SnapshotOps(GameState):
@@ -164,10 +167,9 @@ class SnapshotOps(GameState):
         s.atoms = _atoms(self)
         # Tuples: the cyclic GC stops tracking a tuple of ints, so kept snapshots (a recorded
         # game's checkpoints) cost it nothing.
-        lists = list(map(tuple, _lists(self)))
-        if self.delayed:
-            lists[_DELAYED] = tuple(_clone_delayed(x) for x in self.delayed)
-        s.lists = tuple(lists)
+        s.lists = tuple(map(tuple, _lists(self)))
+        # pending delayed effects, filed by (event, seat): each its own copy
+        s.delayed = tuple((key, tuple(map(_clone_delayed, xs))) for key, xs in self.delayed.items())
         s.sets = [x.copy() for x in _sets(self)]
         s.marks = ({k: v.copy() for k, v in self.turn_pmarks.items()},
                    {k: v.copy() for k, v in self.turn_cmarks.items()})
@@ -201,8 +203,7 @@ class SnapshotOps(GameState):
             d[name] = v
         for name, v in zip(LISTS, s.lists, strict=True):
             d[name] = list(v)
-        if s.lists[_DELAYED]:
-            self.delayed = [_clone_delayed(x) for x in s.lists[_DELAYED]]
+        self.delayed = {key: list(map(_clone_delayed, xs)) for key, xs in s.delayed}
         for name, v in zip(SETS, s.sets, strict=True):
             d[name] = v.copy()
         self.turn_pmarks = {k: v.copy() for k, v in s.marks[0].items()}

@@ -99,10 +99,14 @@ class GameState:
         self.attr_mods: list[list[Any]] = []
         #: the action running (a "the next ... you VERB" modifier applies within action VERB)
         self.action_name = ""
-        #: the timing area (runtime/game/timing.py): delayed effects waiting for an event,
+        #: the timing area (runtime/game/timing.py): delayed effects waiting for an event, by
+        #: (event, seat or -1), with how many are pending and the number of the last one set up;
         #: actions granted until the end of the turn
-        self.delayed: list[Any] = []
+        self.delayed: dict[tuple[str, int], list[Any]] = {}
+        self.delayed_count = self.delayed_seq = 0
         self.granted: list[Any] = []
+        #: the label of each ability offered in a trigger-order decision, made once a game
+        self.trigger_labels: dict[Any, str] = {}
         self.decisions = 0
         self.trigger_depth = 0
         #: effect steps taken (the budget: ``step_limit``) and levels of effects running inside

@@ -39,7 +39,9 @@ MAX_SLOTS = 1_000_000
 MAX_REPEAT_PRODUCT = 100_000
 
 # Statements that hold a body: each one nests the statements of its body one level deeper.
-_NESTING = frozenset({"if_stmt", "otherwise", "for_players", "for_cards", "repeat", "call_block", "choose"})
+_NESTING = frozenset({"if_stmt", "otherwise", "for_players", "for_cards", "repeat", "call_block", "choose",
+                      # the block statements of issue 12 (fixa, review finding B6)
+                      "delayed", "grant", "between_turns", "choose_one", "static_when"})
 # Strings and comments first, so that a bracket inside them is not counted.
 _BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[()\[\]]')
 

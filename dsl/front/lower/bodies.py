@@ -9,7 +9,7 @@ from cardscript.dsl.diagnostics import CODES, did_you_mean
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import Match, display, match_call, tokens_of
 from cardscript.dsl.front.lower.names import _TEXT_HINT, NameLowerer
-from cardscript.dsl.front.lower.timing import lower_timing
+from cardscript.dsl.front.lower.timing import between_call, lower_timing
 from cardscript.runtime import effects as E
 
 
@@ -397,6 +397,8 @@ class BodyLowerer(NameLowerer):
             if self._between:
                 self.err("CS213", "'take actions' between turns: no player is active to take them", c.span,
                          CODES["CS213"][2])
+            if self._lowering_effect is not None:
+                self.takes_actions.add(self._lowering_effect)
             return E.TakeActions()
         if b == "take control":
             return E.TakeControl(args["C"])
@@ -408,5 +410,7 @@ class BodyLowerer(NameLowerer):
             return E.GoFirst()
         if b == "use modifiers":
             return E.UseUpModifiers(args["C"])
+        if self._between:
+            between_call(self, sig.key, c.span)
         ue = self.user[sig.key + ("{block}" if sig.has_block else "")]
         return E.Call(ue, [(kind, args[name]) for name, kind, _ in m.bound])

@@ -7,7 +7,7 @@ from typing import Any
 
 from cardscript.dsl.diagnostics import did_you_mean, warning
 from cardscript.dsl.front import ast as A
-from cardscript.dsl.front.lower import bounds
+from cardscript.dsl.front.lower import bounds, timing
 from cardscript.dsl.front.lower.statics import StaticLowerer
 from cardscript.dsl.front.lower.zones import ZoneLowerer
 from cardscript.runtime import effects as E
@@ -38,9 +38,11 @@ class Lowerer(ZoneLowerer, StaticLowerer):
             ue = self.user[key]
             assert sig.defn is not None
             self._calls_from = self.calls.setdefault(sig.key, set())
+            self._lowering_effect = sig.key
             body: Any = self.body(sig.defn.body, dict(sig.params))  # UserEffect.body is declared as None
             ue.body = body
-            self._calls_from = None
+            self._calls_from = self._lowering_effect = None
+        timing.between_calls_done(self)
 
     def keyword_closure(self, direct: set[str]) -> set[str]:
         names = {s.key: s.name for s in self.sym.effects}

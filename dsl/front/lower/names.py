@@ -27,6 +27,12 @@ class NameLowerer:
         self.user: dict[str, E.UserEffect] = {}
         self.calls: dict[str, set[str]] = {}  # effect key -> effect keys it calls
         self._calls_from: set[str] | None = None
+        # 'take actions' reached through effect calls between turns (CS213, lower/timing.py):
+        # the effects whose own bodies take actions, the effect being lowered, and the calls
+        # made between turns while the effects were not all lowered yet
+        self.takes_actions: set[str] = set()
+        self._lowering_effect: str | None = None
+        self._between_calls: list[tuple[str, Any]] | None = []
         self.trigger_uid = 0
         self._replaced: dict[int, str] = {}  # a replacement's uid -> the key of the effect it replaces
         self.play_zone = next((i for i, z in enumerate(sym.zones.values()) if z.play_zone), -1)
