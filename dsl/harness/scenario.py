@@ -187,6 +187,11 @@ def _run(path: Path, res: ScenarioResult, trace: bool = False) -> ScenarioResult
     else:
         if pending is not None:
             res.diagnostics.append(_no_step(pending, "no step follows it"))
+        for check in agent.pending:  # an 'expect offered' with no step that plays after it
+            res.diagnostics.append(error("CS301", f"expectation failed: {check.text}: no step runs after it",
+                                         check.span, "put it just before the do:, next turn or finish step "
+                                         "whose decision it checks"))
+        agent.pending.clear()
     if g.rigged:
         sp = next((s.span for s, _ in reversed(steps) if isinstance(s, A.Rig)), None)
         res.diagnostics.append(error("CS302", f"rigged outcomes left over: {g.rigged}", sp,
