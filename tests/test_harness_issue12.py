@@ -33,3 +33,9 @@ def test_expect_offered_followed_only_by_an_expect_fails(tmp_path: Path) -> None
 def test_expect_offered_before_the_step_that_asks_passes(tmp_path: Path) -> None:
     res = run(tmp_path, 'expect offered "end turn"\nanswer "end turn"\ndo: take actions\n')
     assert res.passed, errors(res)
+
+
+def test_leftover_answers_are_shown_as_written(tmp_path: Path) -> None:
+    # review E: the CS302 message showed Python's True for a yes/no answer
+    res = run(tmp_path, 'answer "discard a card": yes, no\ndo: draw a card\n')
+    assert errors(res) == [("CS302", 5, "2 answer(s) left over: ['discard a card': yes, no]")]

@@ -20,7 +20,7 @@ from cardscript.dsl.front.ast import scenario as S
 from cardscript.dsl.front.check import collect
 from cardscript.dsl.front.loader import load_program
 from cardscript.dsl.front.lower import Lowerer
-from cardscript.dsl.harness.agent import Addressed, Checked, Misaddressed, OfferCheck, ScenarioAgent
+from cardscript.dsl.harness.agent import Addressed, Checked, Misaddressed, OfferCheck, ScenarioAgent, shown
 from cardscript.runtime import effects as E
 from cardscript.runtime.agents import BadAnswer, NeedAnswer
 from cardscript.runtime.context import Ctx
@@ -198,7 +198,8 @@ def _run(path: Path, res: ScenarioResult, trace: bool = False) -> ScenarioResult
                                      "remove the 'rig' line, or add the step that shuffles or picks at random"))
     if queue:
         sp = next((s.span for s, _ in reversed(steps) if isinstance(s, (A.Answers, S.AnswerChecked))), None)
-        res.diagnostics.append(error("CS302", f"{len(queue)} answer(s) left over: {queue}", sp,
+        left = "[" + ", ".join(shown(a) for a in queue) + "]"  # 'yes', not Python's True
+        res.diagnostics.append(error("CS302", f"{len(queue)} answer(s) left over: {left}", sp,
                                      "remove the answers no decision used, or add the step that uses them"))
     return res
 
