@@ -133,6 +133,10 @@ CODES: dict[str, tuple[str, str, str]] = {
               "move it out of the box in setup, or let an effect take it out"),
     "CS505": ("unbounded trigger chain", 'effect scry:\n  emit "scry"\nwhen "scry": scry',
               "add 'first time each turn' to the trigger, or stop its body from emitting the event again"),
+    "CS506": ("division by constant zero", 'card "Split": hero\n  play: +(count all cards in your hand / 0) power',
+              "divide by a number other than 0 (E / 0 is always 0, E mod 0 always E), or write the value meant"),
+    "CS507": ("modifier of zero", 'card "Idle": hero\n  play: cards cost 0 less for you this turn',
+              "write the amount it changes by (1 or more), or remove the line"),
     "CS900": ("internal compiler error",
               "$ cardscript check my-game\ninternal error: KeyError: 'deck' — please report it as a cardscript issue; "
               "rerun with --debug for the traceback",

@@ -5,7 +5,8 @@
   the rules declare them (so it plays its hand before buying), buys the most valuable
   card it can, always says yes to "may", defends when it can, and picks its most
   valuable cards for good things and its least valuable for bad ones. Scripts guide it
-  with ``prefer`` hints (a negative value: not worth taking).
+  with ``prefer`` hints (a negative value: not worth taking; on an action granted for the
+  turn, a value above 0: take it before the game's own actions).
 * :class:`ScriptedAgent` — answers from a list (scenarios and replays).
 
 Agents read the game but never copy it.
@@ -83,7 +84,13 @@ class GreedyAgent(Agent):
             hinted = act.prefer is not None or (act.choose is not None and act.choose.prefer is not None)
             if hinted and values[i] < 0:
                 continue  # the script says this option is not worth taking now
-            key = (-rank.get(id(act), len(rank)), values[i])  # actions granted this turn: after the game's
+            # actions granted this turn come after the game's, unless their `prefer` says they
+            # are worth taking (a value above 0): then before them, the most valuable first
+            at = rank.get(id(act))
+            if at is None and hinted and values[i] > 0:
+                key = (1, values[i])
+            else:
+                key = (-(len(rank) if at is None else at), values[i])
             if best_key is None or key > best_key:
                 best, best_key = i, key
         return best

@@ -65,7 +65,7 @@ def test_choose_one_formats_canonically_and_idempotently() -> None:
 
 def test_choose_one_renders_the_printed_wording(rendered: dict[str, str]) -> None:
     assert rendered["Tactical Genius"] == "Choose one: +2 Power; or draw a card."
-    assert rendered["Field Commander"].startswith("+1 Power. Choose one: Draw a card")
+    assert rendered["Field Commander"].startswith("+1 Power. Choose one: draw a card")
     assert rendered["Field Commander"].endswith("; or target foe gains a Weakness.")
 
 

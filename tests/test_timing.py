@@ -238,6 +238,8 @@ def test_zero_times_is_a_diagnostic(tmp_path):
 
 
 def test_granted_actions_render_their_printed_text():
+    from types import SimpleNamespace
+
     from cardscript.dsl.front.build import build
     from cardscript.dsl.tools.fmt import format_text
     from cardscript.dsl.tools.render.statements import Statements
@@ -247,4 +249,5 @@ def test_granted_actions_render_their_printed_text():
     assert once == 'card "K": hero\n  play: once this turn, you may "draw a card" where your power > 0 prefer 2: draw 1\n'
     assert format_text(once) == once
     grant = build(once).items[0].abilities[0].body.stmts[0]
-    assert Statements.s_grant(None, grant, None) == "once this turn, you may draw a card"  # type: ignore[arg-type]
+    plain = SimpleNamespace(printed_words=lambda text: text)  # the label's names: tests/test_render_issue12.py
+    assert Statements.s_grant(plain, grant, None) == "once this turn, you may draw a card"  # type: ignore[arg-type]

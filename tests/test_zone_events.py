@@ -80,7 +80,7 @@ def test_mod_and_up_to_render_as_printed(tmp_path: Path) -> None:
     assert "where x is half the number of cards in your hand, rounded down" in out
     assert "if the number of cards in your hand is even, draw a card" in out
     assert "if the number of cards in your hand is odd, draw a card" in out
-    assert "put up to x cards from your discard, where x is your meter divided by 3, rounded down" in out
+    assert "put up to x cards from your discard into your hand, where x is your meter divided by 3, rounded down." in out
 
 
 def test_the_lint_knows_a_remainder_is_below_its_divisor(tmp_path: Path) -> None:
@@ -125,7 +125,7 @@ def test_a_replacement_renders_and_formats(tmp_path: Path) -> None:
             '  instead of gain {C: cards}: move C to your deck\n')
     assert format_text(HEADER + text) == HEADER + text
     out = _render(tmp_path, text)
-    assert "the first time each turn a foe would draw, instead move the top card of their deck" in out
+    assert "the first time each turn a foe would draw a card, instead move the top card of their deck" in out
     assert "if you would gain a card, instead move it to your deck" in out
 
 

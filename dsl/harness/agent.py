@@ -42,6 +42,13 @@ class OfferCheck:
                      f"{describe(d)} offered {d.labels}")
 
 
+def shown(answer: Any) -> str:
+    """An answer as a scenario writes it: ``yes`` / ``no`` for a bool, else its repr."""
+    if isinstance(answer, bool):
+        return "yes" if answer else "no"
+    return repr(answer)
+
+
 @dataclass
 class Checked:
     """A queued answer that carries an :class:`OfferCheck` of the decision it answers."""
@@ -50,7 +57,7 @@ class Checked:
     check: OfferCheck
 
     def __repr__(self) -> str:
-        return repr(self.answer)
+        return shown(self.answer)
 
 
 @dataclass
@@ -61,7 +68,7 @@ class Addressed:
     answer: Any
 
     def __repr__(self) -> str:
-        return f"{self.purpose!r}: {self.answer!r}"
+        return f"{self.purpose!r}: {shown(self.answer)}"
 
     def fits(self, d: Decision) -> bool:
         """The decision's purpose (its prompt for a yes/no) or its kind, ignoring case; a

@@ -20,7 +20,7 @@ from cardscript.dsl.front.ast import scenario as S
 from cardscript.dsl.front.check import collect
 from cardscript.dsl.front.loader import load_program
 from cardscript.dsl.front.lower import Lowerer
-from cardscript.dsl.harness.agent import Addressed, Checked, Misaddressed, OfferCheck, ScenarioAgent
+from cardscript.dsl.harness.agent import Addressed, Checked, Misaddressed, OfferCheck, ScenarioAgent, shown
 from cardscript.runtime import effects as E
 from cardscript.runtime.agents import BadAnswer, NeedAnswer
 from cardscript.runtime.context import Ctx
@@ -187,13 +187,19 @@ def _run(path: Path, res: ScenarioResult, trace: bool = False) -> ScenarioResult
     else:
         if pending is not None:
             res.diagnostics.append(_no_step(pending, "no step follows it"))
+        for check in agent.pending:  # an 'expect offered' with no step that plays after it
+            res.diagnostics.append(error("CS301", f"expectation failed: {check.text}: no step runs after it",
+                                         check.span, "put it just before the do:, next turn or finish step "
+                                         "whose decision it checks"))
+        agent.pending.clear()
     if g.rigged:
         sp = next((s.span for s, _ in reversed(steps) if isinstance(s, A.Rig)), None)
         res.diagnostics.append(error("CS302", f"rigged outcomes left over: {g.rigged}", sp,
                                      "remove the 'rig' line, or add the step that shuffles or picks at random"))
     if queue:
         sp = next((s.span for s, _ in reversed(steps) if isinstance(s, (A.Answers, S.AnswerChecked))), None)
-        res.diagnostics.append(error("CS302", f"{len(queue)} answer(s) left over: {queue}", sp,
+        left = "[" + ", ".join(shown(a) for a in queue) + "]"  # 'yes', not Python's True
+        res.diagnostics.append(error("CS302", f"{len(queue)} answer(s) left over: {left}", sp,
                                      "remove the answers no decision used, or add the step that uses them"))
     return res
 

@@ -14,7 +14,12 @@ warning with its own stable code:
 * ``CS504`` a card that never leaves the box: no setup or effect takes it out;
 * ``CS505`` a trigger chain that can loop without bound: a ``when "E"`` rule or card
   trigger whose body, through the effects it calls, emits ``"E"`` again, with no
-  ``first time each turn`` on the way.
+  ``first time each turn`` on the way;
+* ``CS506`` a division or remainder by the constant 0 (``E / 0`` is always 0, ``E mod 0``
+  always E);
+* ``CS507`` a cost modifier of 0 (``cards cost 0 less``): it changes nothing.
+
+``CS501`` also covers a delayed effect (``at the next "EVENT"``) on an event nothing emits.
 
 The analysis is conservative where it cannot decide (a ``where`` it cannot evaluate
 may hold; a ``resolve LABEL`` may run the LABEL ability of any card), so it warns only

@@ -1,4 +1,4 @@
-"""The static checks (CS501 to CS505, listed in :mod:`cardscript.dsl.tools.lint`): the
+"""The static checks (CS501 to CS507, listed in :mod:`cardscript.dsl.tools.lint`): the
 :class:`Linter` reads the facts gathered by :class:`~cardscript.dsl.tools.lint.facts.ProgramFacts`
 and warns about what is certain from the text.
 """
@@ -66,6 +66,7 @@ class Linter(ProgramFacts):
         self.check_costs()
         self.check_unused()
         self.check_cards_leave_box()
+        self.check_constant_zero()  # fixb area (issue 12 review, E)
         self.diags.sort(key=lambda d: (d.span.file, d.span.line, d.span.column, d.code) if d.span
                         else ("", 0, 0, d.code))
         return self.diags
@@ -77,6 +78,24 @@ class Linter(ProgramFacts):
                 near = [e for e in sorted(emitted) if e.lower() == h.event.name.lower()] or sorted(emitted)
                 self.warn("CS501", f"no rule or effect emits {h.event.name!r}: this trigger never fires",
                           h.event.span, did_you_mean(h.event.name, near) or "emit the event from a rule or an effect")
+
+        for n in self.all_nodes():  # a delayed effect waits for an event the same way (issue 12)
+            if isinstance(n, A.Delayed) and n.event not in emitted:
+                near = [e for e in sorted(emitted) if e.lower() == n.event.lower()] or sorted(emitted)
+                self.warn("CS501", f"no rule or effect emits {n.event!r}: this delayed effect never runs",
+                          n.span, did_you_mean(n.event, near) or "emit the event from a rule or an effect")
+
+    def check_constant_zero(self) -> None:
+        """CS506: ``E / 0`` (always 0) and ``E mod 0`` (always E); CS507: a modifier of 0
+        (``cards cost 0 less``), which changes nothing."""
+        for n in self.all_nodes():
+            if isinstance(n, A.BinOp) and n.op in ("/", "mod") and isinstance(n.right, A.Num) and n.right.value == 0:
+                always = "0" if n.op == "/" else "the left side"
+                self.warn("CS506", f"'{self.excerpt(n.span)}' divides by 0: it is always {always}", n.span,
+                          "divide by a number other than 0, or write the value it stands for")
+            elif isinstance(n, A.AttrModifier) and n.amount == 0:
+                self.warn("CS507", f"'{self.excerpt(n.span)}' changes the {n.word} by 0: it does nothing", n.span,
+                          "write the amount it changes by (1 or more), or remove the line")
 
     def check_loops(self) -> None:
         hs = [(h, *self.body_emits(h.body)) for h in self.handlers() if not h.event.first_time]

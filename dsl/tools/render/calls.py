@@ -28,6 +28,16 @@ class Calls(Statements):
 
     # ------------------------------------------------------------ calls
     def s_call(self, c: A.Call, ctx: Ctx) -> str:
+        """A call; a clause its arguments leave for the end ("put up to X cards from your
+        discard into your hand, where X is ...") follows its words."""
+        outer, self.tails = self.tails, []
+        try:
+            text = self._call(c, ctx)
+            return text + "".join(self.tails)
+        finally:
+            self.tails = outer
+
+    def _call(self, c: A.Call, ctx: Ctx) -> str:
         match, _ = match_call(c, self.sym, {})
         subject, may = (c.subject, c.may) if c.subject is not None or c.may else (ctx.subject, ctx.may)
         template = _printed(match)
@@ -51,13 +61,26 @@ class Calls(Statements):
                 pending = ""
             if isinstance(item, A.NumArg) and isinstance(item.expr, (A.Count, A.CountTypes)):
                 amount, more = self.amount(item.expr, ctx)
-                out.append(amount)
+                one = self.one_words(out) if item is c.items[-1] else None
+                out.extend(one or [amount])  # 'draw (count ...)': "draw a card for each ..."
                 tail.append(more.strip())
             elif isinstance(item, A.NumArg) and not isinstance(item.expr, (A.Num, A.Param)):
                 pending = f"equal to {self.expr(item.expr, ctx)}"
             else:
                 out.extend(self.item_words(item, match, ctx, moving))
         return self.capitalise_names(out + ([pending] if pending else [])) + tail
+
+    def one_words(self, prefix: list[str]) -> list[str] | None:
+        """What one of a number slot that ends a pattern reads, from the scripts: 'draw' ->
+        ['a', 'card'] when an effect ``draw a card`` is defined beside ``draw {N: number}``
+        (None when none is)."""
+        n = len(prefix)
+        for sig in self.sym.effects:
+            toks = sig.tokens
+            if len(toks) > n + 1 and all(t[0] == "w" for t in toks) and [t[1] for t in toks[:n]] == prefix \
+                    and toks[n][1] == "a":
+                return [t[1] for t in toks[n:]]
+        return None
 
     def item_words(self, item: Any, match: Any, ctx: Ctx, moving: bool) -> list[str]:
         if isinstance(item, A.Word):

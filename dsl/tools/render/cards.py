@@ -89,6 +89,11 @@ class Renderer(StaticRender, Calls):
         clause = self.event(ev.name, ev.of_this_card) if ev.enters is None else \
             f"{article(title(ev.types[0]) if ev.types else 'card')} enters {self.zone(ev.enters, Ctx())}"  # cards2
         turn = " during your turn" if ev.your_turn else ""
+        edge, _, what = ev.name.partition(" of ")
+        if edge in ("start", "end") and what and " " not in what and not (ev.of_this_card or ev.first_time) \
+                and ev.enters is None:
+            # a card's trigger hears its player's events: "At the end of your turn, ..."
+            head, clause, turn = "at", f"the {edge} of your {what}", ""
         return sentence(f"{head} {clause}{turn}, {self.joined(tr.body, Ctx(), ', then ')}")
 
     def replacement(self, rp: A.Replacement) -> str:
@@ -96,15 +101,25 @@ class Renderer(StaticRender, Calls):
         'a card' (cards), 'a player' (players), nothing (numbers, zones); in the body a cards
         parameter reads 'it'."""
         words = {"cards": "a card", "players": "a player", "type": "a card"}
-        said = [words.get(i.type, "") if isinstance(i, A.Slot) else self.arg(i, None, Ctx(), False)
-                for i in rp.pattern]
+        said: list[str] = []
+        for i in rp.pattern:
+            if isinstance(i, A.Slot) and i.type == "number":  # 'draw {N: number}': "draw a card"
+                said += (self.one_words([w for w in said if w]) or [""]) if i is rp.pattern[-1] else ["a"]
+            elif isinstance(i, A.Slot):
+                said.append(words.get(i.type, ""))
+            else:
+                said.append(self.arg(i, None, Ctx(), False))
         head = "the first time each turn" if rp.first_time else "if"
         who = "a foe" if rp.foes else "you"
         self.param_words = {i.name: "it" for i in rp.pattern if isinstance(i, A.Slot) and i.type == "cards"}
+        # the block of the replaced call: what it would have done ('instead of attack {T} {B}: B')
+        self.block_words = {i.name: "its effect" for i in rp.pattern if isinstance(i, A.Slot) and i.type == "block"}
         try:
-            body = self.joined(rp.body, Ctx(), ", then ")
+            parts = self.clauses(rp.body, Ctx())
         finally:
-            self.param_words = {}
+            self.param_words, self.block_words = {}, {}
+        twice = {2: "twice"}.get(len(parts), f"{len(parts)} times")
+        body = f"{parts[0]} {twice}" if len(parts) > 1 and len(set(parts)) == 1 else ", then ".join(parts)
         return sentence(f"{head} {who} would {' '.join(w for w in said if w)}, instead {body}")
 
     def event(self, name: str, of_this_card: bool) -> str:

@@ -37,8 +37,25 @@ def sentence(text: str) -> str:
 
 
 def capitalise_sentences(text: str) -> str:
-    """A capital after '. ' and ': ' ("Keyword: Draw a card. If you do, ...")."""
-    return re.sub(r"([.!?:]\s+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
+    """A capital after '. ' and ': ' ("Keyword: Draw a card. If you do, ..."); not after
+    "one: ", where the modes of a choice follow in lower case ("Choose one: draw a card;
+    or ...", the DC sets' wording)."""
+    return re.sub(r"(?<!\bone)([.!?:]\s+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
+
+
+#: Nouns English does not count: their plural is the noun itself ("Equipment cost 2 less").
+UNCOUNTABLE = frozenset({"equipment", "gear", "ammunition", "armor", "armour", "clothing", "information",
+                         "luggage", "furniture", "jewelry", "jewellery", "software", "hardware"})
+
+
+def plural(noun: str) -> str:
+    """'Card' -> 'Cards', 'Hero' -> 'Heroes', 'Equipment' -> 'Equipment' (its last word, in English)."""
+    last = noun.rsplit(" ", 1)[-1].lower()
+    if last in UNCOUNTABLE:
+        return noun
+    if len(last) > 1 and last.endswith("y") and last[-2] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + ("es" if last.endswith(("o", "s", "sh", "ch", "x")) else "s")
 
 
 def and_list(parts: list[str]) -> str:

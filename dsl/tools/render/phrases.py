@@ -55,6 +55,7 @@ class Ctx:
 _OPS = {"==": "is", "!=": "is not", ">": "is more than", "<": "is less than", ">=": "is at least",
         "<=": "is at most"}
 PLURAL_PLAYERS = {"you", "them", "param"}
+_ARITH = {"+": "plus", "-": "minus", "*": "times"}
 
 
 class Phrases:
@@ -65,6 +66,8 @@ class Phrases:
         self.program = program
         self.sym: Symbols = collect(program.scripts)[0]
         self.names = self._names()
+        #: While a call is rendered: the clauses that go at the end of its sentence (", where X is ...").
+        self.tails: list[str] | None = None
 
     def _names(self) -> dict[str, str]:
         names = {t: title(t) for t in self.sym.types}
@@ -152,7 +155,11 @@ class Phrases:
         pre, post = self.filters(sel, ctx)
         text = " ".join(filter(None, [head, pre, self.place(sel, ctx, moving), post]))
         if sel.quantity == "up to" and sel.count is not None and not isinstance(sel.count, (A.Num, A.Param)):
-            text += f", where X is {self.expr(sel.count, ctx)}"  # a computed count: "up to X cards ..."
+            where = f", where X is {self.expr(sel.count, ctx)}"  # a computed count: "up to X cards ..."
+            if self.tails is not None:
+                self.tails.append(where)  # the call puts it at the end of its sentence
+            else:
+                text += where
         return text
 
     def quantity(self, sel: A.CardSel, ctx: Ctx) -> str:
@@ -280,7 +287,9 @@ class Phrases:
             return f"{left} divided by {right}, rounded down"
         if e.op == "mod":
             return f"the remainder of {left} divided by {right}"
-        return f"{left} {e.op} {right}"
+        if e.op == "-" and isinstance(e.left, A.CountPlayers) and isinstance(e.right, A.Num) and e.right.value == 1:
+            return "the number of your foes"  # every player but you
+        return f"{left} {_ARITH.get(e.op, e.op)} {right}"
 
     def attr_of(self, attr: str, card: A.CardSel, ctx: Ctx) -> str:
         if card.kind == "it" and (ctx.it.phrase is None or ctx.it.used):
@@ -323,7 +332,10 @@ class Phrases:
     def c_affected(self, c: A.Affected, ctx: Ctx) -> str:
         who = self.target(c.players, ctx)
         who = "they" if who == "them" else who
-        return f"{who} {'were not' if c.negate else 'were'} affected"
+        # the printed cards' "if they do" (docs/language.md, "Who was affected")
+        if who in ("they", "you"):
+            return f"{who} {'don' + chr(39) + 't' if c.negate else 'do'}"
+        return f"{who} {'doesn' + chr(39) + 't' if c.negate else 'does'}"
 
     def c_zoneempty(self, c: A.ZoneEmpty, ctx: Ctx) -> str:
         return f"{self.zone(c.zone, ctx)} is empty"

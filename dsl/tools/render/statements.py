@@ -8,11 +8,12 @@ a call, the one statement of a script's own words, is rendered by its subclass
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
 from cardscript.dsl.front import ast as A
-from cardscript.dsl.tools.render.english import and_list, listed, quoted, sentence, title
+from cardscript.dsl.tools.render.english import and_list, listed, plural, quoted, sentence, title
 from cardscript.dsl.tools.render.phrases import Ctx, Holder, Phrases
 
 
@@ -49,7 +50,8 @@ class Statements(Phrases):
         return ""
 
     def s_runblock(self, s: A.RunBlock, ctx: Ctx) -> str:
-        return s.name
+        words = getattr(self, "block_words", {}).get(s.name)  # in a replacement (issue 12)
+        return f"resolve {words}" if words else s.name
 
     def s_if(self, s: A.If, ctx: Ctx) -> str:
         if isinstance(s.cond, A.Did) and s.cond.negate and s.otherwise is None:
@@ -80,6 +82,13 @@ class Statements(Phrases):
         who = self.players(sel, ctx) if sel.kind != "foe in" else f"each foe in {sel.param}"
         if s.body.stmts and _mentions(s.body.stmts[0], "them"):
             holder = Holder(lambda _moving: who, True)
+            last = s.body.stmts[-1]
+            if len(s.body.stmts) > 1 and sel.kind in ("each foe", "each player", "foe in") and _if_they_did(last):
+                # "Each foe discards a card. Draw a card for each foe who did." (the printed wording)
+                body = A.Body(s.body.span, s.body.stmts[:-1])
+                done = self.bound(body, Ctx(holder, ctx.it), holder, ". ")
+                gain = and_list(self.clauses(last.then, Ctx(Holder(), ctx.it)))  # type: ignore[union-attr]  # an If
+                return f"{done}. {sentence(f'{gain} for {who} who did')}".rstrip(".")
             return self.bound(s.body, Ctx(holder, ctx.it), holder, ". ")
         return f"for {who}: {self.joined(s.body, Ctx(Holder(), ctx.it), ', then ')}"
 
@@ -181,8 +190,21 @@ class Statements(Phrases):
 
     def s_grant(self, s: A.Grant, ctx: Ctx) -> str:
         """'Once this turn, you may LABEL': the label is the printed text of the ability."""
-        times = "once" if s.uses == 1 else "any number of times" if s.uses == 0 else f"{s.uses} times"
-        return f"{times} this turn, you may {s.label}"
+        times = "once" if s.uses == 1 else "twice" if s.uses == 2 else "any number of times" if s.uses == 0 \
+            else f"{s.uses} times"
+        return f"{times} this turn, you may {self.printed_words(s.label)}"
+
+    def printed_words(self, text: str) -> str:
+        """Text written as printed words (a grant's label): the names in it as the game
+        prints them ("pay 3 power: gain the top card of the main deck" -> "pay 3 Power: gain
+        the top card of the Main Deck"), the rest as written."""
+        names = {t: title(t) for t in (*self.sym.types, *self.sym.counters)}  # not card names: plain words
+        names.update({z.replace("-", " "): title(z) for z, d in self.sym.zones.items() if not d.per_player})
+        if not names:
+            return text
+        words = sorted(names, key=len, reverse=True)
+        pattern = re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
+        return pattern.sub(lambda m: names.get(m.group(1).lower(), m.group(1)), text)
 
     def s_call(self, c: A.Call, ctx: Ctx) -> str:
         """A call: in its own words, as a keyword or through a printed template (:class:`Calls`)."""
@@ -190,8 +212,14 @@ class Statements(Phrases):
 
 
 def _plural(noun: str) -> str:
-    """'Card' -> 'Cards', 'Hero' -> 'Heroes' (a type's name, in English)."""
-    return noun + ("es" if noun.endswith(("o", "s", "sh", "ch", "x")) else "s")
+    """'Card' -> 'Cards', 'Hero' -> 'Heroes', 'Equipment' -> 'Equipment' (a type's name, in English)."""
+    return plural(noun)
+
+
+def _if_they_did(s: Any) -> bool:
+    """``if they were affected: BODY`` (no otherwise), BODY not saying 'they'."""
+    return (isinstance(s, A.If) and isinstance(s.cond, A.Affected) and not s.cond.negate
+            and s.cond.players.kind == "them" and s.otherwise is None and not _mentions(s.then, "them"))
 
 
 def _mentions(node: Any, what: str) -> bool:
