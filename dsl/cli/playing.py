@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -128,61 +127,57 @@ def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="seed of the first game; game i uses seed+i")
 @click.option("--bots", default="greedy", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
+@click.option("--keep-going", is_flag=True,
+              help="record a game that fails (CS401, an internal error) and play the others; exit 1 at the end")
 @click.option("--with", "with_paths", multiple=True, metavar="PATH", help="add an expansion; repeatable")
 @variant_option
 @guard
-def simulate(game: str, games: int, players: int | None, seed: int, bots: str, as_json: bool,
+def simulate(game: str, games: int, players: int | None, seed: int, bots: str, as_json: bool, keep_going: bool,
              with_paths: tuple[str, ...], variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
-    """Play many games with bots and summarise wins, lengths and end reasons."""
-    from rich.console import Console
-    from rich.progress import Progress
+    """Play many games with bots and summarise wins, lengths and end reasons.
 
-    from cardscript.runtime.engine import Engine
+    A game that fails stops the batch with its seed and the 'cardscript play' command
+    that replays it (exit 1, or 3 for a bug in cardscript); with --keep-going it is
+    recorded and the batch goes on (docs/scale.md).
+    """
+    from rich.console import Console
+
+    from cardscript.dsl.cli.batch import print_failed, progress_bar, report_failure
+    from cardscript.dsl.sim.games import play_seed
+    from cardscript.dsl.sim.spec import BatchSpec
+    from cardscript.dsl.sim.summary import Tally
 
     d, _, _ = compile_with_options(game, with_paths, variants, mixes)
     n = _check_players(d, players)
     names = [a.name for a in _agents(bots, n)]
-    wins_seat: defaultdict[int, float] = defaultdict(int)  # a shared win counts a share of one
-    wins_bot: defaultdict[str, float] = defaultdict(int)
-    reasons: Counter[str] = Counter()
-    outcomes: Counter[str] = Counter()
-    turns: list[int] = []
-    decisions: list[int] = []
+    spec = BatchSpec(game, n, bots, with_paths, variants, mixes)
+    tally = Tally(n, bool(d.outcomes))
     t0 = time.perf_counter()
-    with Progress(transient=True, disable=as_json) as progress:
+    with progress_bar(disable=as_json) as progress:
         task = progress.add_task(f"simulating {games} games", total=games)
         for i in range(games):
-            res = Engine(d, n, _agents(bots, n), seed + i, log=False).run()
-            share = 1 / len(res.winners) if not d.outcomes else 0  # co-operative: outcomes, no winner
-            for w in res.winners:
-                wins_seat[w] += share
-                wins_bot[names[w]] += share
-            reasons[res.reason] += 1
-            if res.outcome:
-                outcomes[res.outcome] += 1
-            turns.append(res.turns)
-            decisions.append(res.decisions)
+            row = play_seed(d, spec, seed + i)
+            if row["t"] == "failed" and not keep_going:
+                progress.stop()
+                sys.exit(report_failure(row, debug_requested()))
+            tally.add(row)
             progress.advance(task)
-    elapsed = time.perf_counter() - t0
-    summary = {
-        "game": d.name, "variants": list(variants), "games": games, "players": n, "bots": names,
-        "seconds": round(elapsed, 3),
-        "games_per_second": round(games / elapsed, 1),
-        "wins_per_seat": {f"P{p + 1}": round(wins_seat[p], 2) for p in range(n)},
-        "wins_per_bot": {b: round(wins_bot[b], 2) for b in sorted(set(names))},
-        "turns_mean": round(sum(turns) / games, 2), "turns_max": max(turns),
-        "decisions_per_game": round(sum(decisions) / games, 1),
-        "end_reasons": dict(sorted(reasons.items())),
-        "outcomes": dict(sorted(outcomes.items())),
-    }
+    summary = tally.summary(d.name, list(variants), names, time.perf_counter() - t0)
+    code = 0 if not tally.failed else 3 if any(f["error"] == "internal" for f in tally.failed) else 1
     if as_json:
         click.echo(json.dumps(summary, indent=2))
+        if code:
+            sys.exit(code)
         return
 
     console = Console()
-    if not d.outcomes:
-        _wins_tables(console, d, games, n, names, wins_seat, wins_bot)
-    _games_tables(console, d, games, summary, reasons, outcomes)
+    played = summary["games"]
+    if not d.outcomes and played:
+        _wins_tables(console, d, played, n, names, tally.wins_seat, tally.wins_bot)
+    _games_tables(console, d, played, summary, tally.reasons, tally.outcomes)
+    if tally.failed:
+        print_failed(tally.failed)
+        sys.exit(code)
 
 
 def _wins_tables(console: Any, d: Any, games: int, n: int, names: list[str], wins_seat: Any, wins_bot: Any) -> None:
