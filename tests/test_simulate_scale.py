@@ -69,3 +69,34 @@ def test_an_internal_error_in_a_game_names_its_seed_and_exits_3(monkeypatch: pyt
     assert r.exit_code == 3, r.output
     assert "the game of seed 7 failed" in r.output and "cardscript play injustice --players 2 --seed 7" in r.output
     assert [ln for ln in r.output.splitlines() if "internal error" in ln][0].startswith("internal error: KeyError")
+
+
+# ---------------------------------------------------------------- 2. --jobs
+def test_jobs_2_prints_the_same_summary_as_jobs_1() -> None:
+    from cardscript.dsl.sim.pool import workers_for
+
+    assert workers_for(40, 2) == 2, "40 games are enough for a pool of 2: the test must use one"
+    one = _run("simulate", "injustice", "-n", "40", "--seed", "5", "--bots", "greedy,random", "--json", "--jobs", "1")
+    two = _run("simulate", "injustice", "-n", "40", "--seed", "5", "--bots", "greedy,random", "--json", "--jobs", "2")
+    assert one.exit_code == two.exit_code == 0, (one.output, two.output)
+    a, b = json.loads(one.output), json.loads(two.output)
+    assert _timeless(a) == _timeless(b) and a["games"] == 40
+
+
+def test_jobs_2_reports_the_same_failures_and_stops_at_the_same_seed() -> None:
+    args = ["simulate", "injustice", "-n", "30", "--with", UNSTABLE, "--keep-going", "--json"]
+    one, two = _run(*args, "--jobs", "1"), _run(*args, "--jobs", "2")
+    assert one.exit_code == two.exit_code == 1
+    assert _timeless(json.loads(one.output)) == _timeless(json.loads(two.output))
+    stop = _run("simulate", "injustice", "-n", "30", "--seed", "2", "--with", UNSTABLE, "--jobs", "2")
+    assert stop.exit_code == 1 and "the game of seed 4 failed" in stop.output, stop.output
+
+
+def test_a_small_batch_plays_in_this_process_and_jobs_defaults_to_every_core() -> None:
+    import os
+
+    from cardscript.dsl.sim.pool import MIN_GAMES_PER_WORKER, default_jobs, workers_for
+
+    assert default_jobs() == (os.cpu_count() or 1)
+    assert workers_for(MIN_GAMES_PER_WORKER * 2 - 1, 8) == 1 and workers_for(MIN_GAMES_PER_WORKER * 3, 2) == 2
+    assert workers_for(5, 1) == 1 and workers_for(10_000, 4) == 4

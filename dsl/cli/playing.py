@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -127,13 +128,15 @@ def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="seed of the first game; game i uses seed+i")
 @click.option("--bots", default="greedy", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
+@click.option("--jobs", "-j", type=click.IntRange(min=1),
+              help="worker processes (default: every core); the results are the same for any number")
 @click.option("--keep-going", is_flag=True,
               help="record a game that fails (CS401, an internal error) and play the others; exit 1 at the end")
 @click.option("--with", "with_paths", multiple=True, metavar="PATH", help="add an expansion; repeatable")
 @variant_option
 @guard
-def simulate(game: str, games: int, players: int | None, seed: int, bots: str, as_json: bool, keep_going: bool,
-             with_paths: tuple[str, ...], variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
+def simulate(game: str, games: int, players: int | None, seed: int, bots: str, as_json: bool, jobs: int | None,
+             keep_going: bool, with_paths: tuple[str, ...], variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
     """Play many games with bots and summarise wins, lengths and end reasons.
 
     A game that fails stops the batch with its seed and the 'cardscript play' command
@@ -143,7 +146,7 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
     from rich.console import Console
 
     from cardscript.dsl.cli.batch import print_failed, progress_bar, report_failure
-    from cardscript.dsl.sim.games import play_seed
+    from cardscript.dsl.sim.pool import WorkerDied, default_jobs, play_seeds
     from cardscript.dsl.sim.spec import BatchSpec
     from cardscript.dsl.sim.summary import Tally
 
@@ -155,13 +158,17 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
     t0 = time.perf_counter()
     with progress_bar(disable=as_json) as progress:
         task = progress.add_task(f"simulating {games} games", total=games)
-        for i in range(games):
-            row = play_seed(d, spec, seed + i)
-            if row["t"] == "failed" and not keep_going:
-                progress.stop()
-                sys.exit(report_failure(row, debug_requested()))
-            tally.add(row)
-            progress.advance(task)
+        with closing(play_seeds(spec, d, range(seed, seed + games), jobs or default_jobs())) as rows:
+            try:
+                for row in rows:
+                    if row["t"] == "failed" and not keep_going:
+                        progress.stop()
+                        rows.close()  # the games not started yet are cancelled
+                        sys.exit(report_failure(row, debug_requested()))
+                    tally.add(row)
+                    progress.advance(task)
+            except WorkerDied as exc:
+                raise click.ClickException(str(exc)) from None
     summary = tally.summary(d.name, list(variants), names, time.perf_counter() - t0)
     code = 0 if not tally.failed else 3 if any(f["error"] == "internal" for f in tally.failed) else 1
     if as_json:
