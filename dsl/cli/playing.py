@@ -130,13 +130,17 @@ def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
 @click.option("--jobs", "-j", type=click.IntRange(min=1),
               help="worker processes (default: every core); the results are the same for any number")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False),
+              help="stream one JSON line per game to FILE: result and per-seat cards (docs/scale.md)")
+@click.option("--resume", is_flag=True, help="continue the run of --out FILE: play only the seeds not in it yet")
 @click.option("--keep-going", is_flag=True,
               help="record a game that fails (CS401, an internal error) and play the others; exit 1 at the end")
 @click.option("--with", "with_paths", multiple=True, metavar="PATH", help="add an expansion; repeatable")
 @variant_option
 @guard
 def simulate(game: str, games: int, players: int | None, seed: int, bots: str, as_json: bool, jobs: int | None,
-             keep_going: bool, with_paths: tuple[str, ...], variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
+             out_file: str | None, resume: bool, keep_going: bool, with_paths: tuple[str, ...],
+             variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
     """Play many games with bots and summarise wins, lengths and end reasons.
 
     A game that fails stops the batch with its seed and the 'cardscript play' command
@@ -147,24 +151,46 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
 
     from cardscript.dsl.cli.batch import print_failed, progress_bar, report_failure
     from cardscript.dsl.sim.pool import WorkerDied, default_jobs, play_seeds
+    from cardscript.dsl.sim.results import ResultsProblem, open_results, run_header
     from cardscript.dsl.sim.spec import BatchSpec
     from cardscript.dsl.sim.summary import Tally
 
-    d, _, _ = compile_with_options(game, with_paths, variants, mixes)
+    if resume and not out_file:
+        raise click.BadParameter("--resume continues the run of --out FILE: give --out", param_hint="--resume")
+    if out_file is not None and (out_file == "-" or not out_file):
+        raise click.BadParameter("give the path of a file", param_hint="--out")
+    if out_file:
+        check_writable(out_file, "--out")
+    d, _, program = compile_with_options(game, with_paths, variants, mixes)
     n = _check_players(d, players)
     names = [a.name for a in _agents(bots, n)]
-    spec = BatchSpec(game, n, bots, with_paths, variants, mixes)
+    spec = BatchSpec(game, n, bots, with_paths, variants, mixes, detail=bool(out_file))
+    writer = None
+    existing: dict[int, dict[str, Any]] = {}
+    if out_file:
+        header = run_header(game, n, names, with_paths, variants, mixes, fingerprint(program.sources))
+        try:
+            writer, existing = open_results(out_file, header, resume)
+        except ResultsProblem as exc:
+            raise click.BadParameter(str(exc), param_hint="--out") from None
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {out_file}: {exc.strerror or exc}") from None
+    seeds = range(seed, seed + games)
     tally = Tally(n, bool(d.outcomes))
     t0 = time.perf_counter()
-    with progress_bar(disable=as_json) as progress:
+    with progress_bar(disable=as_json) as progress, closing(writer or _Nothing()):
         task = progress.add_task(f"simulating {games} games", total=games)
-        with closing(play_seeds(spec, d, range(seed, seed + games), jobs or default_jobs())) as rows:
+        todo = [s for s in seeds if s not in existing]
+        with closing(play_seeds(spec, d, todo, jobs or default_jobs())) as fresh:
             try:
-                for row in rows:
+                for s in seeds:
+                    row = existing.get(s) or next(fresh)
                     if row["t"] == "failed" and not keep_going:
                         progress.stop()
-                        rows.close()  # the games not started yet are cancelled
+                        fresh.close()  # the games not started yet are cancelled
                         sys.exit(report_failure(row, debug_requested()))
+                    if writer is not None and s not in existing:
+                        writer.write(row)
                     tally.add(row)
                     progress.advance(task)
             except WorkerDied as exc:
@@ -185,6 +211,11 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
     if tally.failed:
         print_failed(tally.failed)
         sys.exit(code)
+
+
+class _Nothing:
+    def close(self) -> None:
+        pass
 
 
 def _wins_tables(console: Any, d: Any, games: int, n: int, names: list[str], wins_seat: Any, wins_bot: Any) -> None:
