@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections import Counter, defaultdict
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -128,61 +128,94 @@ def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="seed of the first game; game i uses seed+i")
 @click.option("--bots", default="greedy", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
+@click.option("--jobs", "-j", type=click.IntRange(min=1),
+              help="worker processes (default: every core); the results are the same for any number")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False),
+              help="stream one JSON line per game to FILE: result and per-seat cards (docs/scale.md)")
+@click.option("--resume", is_flag=True, help="continue the run of --out FILE: play only the seeds not in it yet")
+@click.option("--keep-going", is_flag=True,
+              help="record a game that fails (CS401, an internal error) and play the others; exit 1 at the end")
 @click.option("--with", "with_paths", multiple=True, metavar="PATH", help="add an expansion; repeatable")
 @variant_option
 @guard
-def simulate(game: str, games: int, players: int | None, seed: int, bots: str, as_json: bool,
-             with_paths: tuple[str, ...], variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
-    """Play many games with bots and summarise wins, lengths and end reasons."""
+def simulate(game: str, games: int, players: int | None, seed: int, bots: str, as_json: bool, jobs: int | None,
+             out_file: str | None, resume: bool, keep_going: bool, with_paths: tuple[str, ...],
+             variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
+    """Play many games with bots and summarise wins, lengths and end reasons.
+
+    A game that fails stops the batch with its seed and the 'cardscript play' command
+    that replays it (exit 1, or 3 for a bug in cardscript); with --keep-going it is
+    recorded and the batch goes on (docs/scale.md).
+    """
     from rich.console import Console
-    from rich.progress import Progress
 
-    from cardscript.runtime.engine import Engine
+    from cardscript.dsl.cli.batch import print_failed, progress_bar, report_failure
+    from cardscript.dsl.sim.pool import WorkerDied, default_jobs, play_seeds
+    from cardscript.dsl.sim.results import ResultsProblem, open_results, run_header
+    from cardscript.dsl.sim.spec import BatchSpec
+    from cardscript.dsl.sim.summary import Tally
 
-    d, _, _ = compile_with_options(game, with_paths, variants, mixes)
+    if resume and not out_file:
+        raise click.BadParameter("--resume continues the run of --out FILE: give --out", param_hint="--resume")
+    if out_file is not None and (out_file == "-" or not out_file):
+        raise click.BadParameter("give the path of a file", param_hint="--out")
+    if out_file:
+        check_writable(out_file, "--out")
+    d, _, program = compile_with_options(game, with_paths, variants, mixes)
     n = _check_players(d, players)
     names = [a.name for a in _agents(bots, n)]
-    wins_seat: defaultdict[int, float] = defaultdict(int)  # a shared win counts a share of one
-    wins_bot: defaultdict[str, float] = defaultdict(int)
-    reasons: Counter[str] = Counter()
-    outcomes: Counter[str] = Counter()
-    turns: list[int] = []
-    decisions: list[int] = []
+    spec = BatchSpec(game, n, bots, with_paths, variants, mixes, detail=bool(out_file))
+    writer = None
+    existing: dict[int, dict[str, Any]] = {}
+    if out_file:
+        header = run_header(game, n, names, with_paths, variants, mixes, fingerprint(program.sources))
+        try:
+            writer, existing = open_results(out_file, header, resume)
+        except ResultsProblem as exc:
+            raise click.BadParameter(str(exc), param_hint="--out") from None
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {out_file}: {exc.strerror or exc}") from None
+    seeds = range(seed, seed + games)
+    tally = Tally(n, bool(d.outcomes))
     t0 = time.perf_counter()
-    with Progress(transient=True, disable=as_json) as progress:
+    with progress_bar(disable=as_json) as progress, closing(writer or _Nothing()):
         task = progress.add_task(f"simulating {games} games", total=games)
-        for i in range(games):
-            res = Engine(d, n, _agents(bots, n), seed + i, log=False).run()
-            share = 1 / len(res.winners) if not d.outcomes else 0  # co-operative: outcomes, no winner
-            for w in res.winners:
-                wins_seat[w] += share
-                wins_bot[names[w]] += share
-            reasons[res.reason] += 1
-            if res.outcome:
-                outcomes[res.outcome] += 1
-            turns.append(res.turns)
-            decisions.append(res.decisions)
-            progress.advance(task)
-    elapsed = time.perf_counter() - t0
-    summary = {
-        "game": d.name, "variants": list(variants), "games": games, "players": n, "bots": names,
-        "seconds": round(elapsed, 3),
-        "games_per_second": round(games / elapsed, 1),
-        "wins_per_seat": {f"P{p + 1}": round(wins_seat[p], 2) for p in range(n)},
-        "wins_per_bot": {b: round(wins_bot[b], 2) for b in sorted(set(names))},
-        "turns_mean": round(sum(turns) / games, 2), "turns_max": max(turns),
-        "decisions_per_game": round(sum(decisions) / games, 1),
-        "end_reasons": dict(sorted(reasons.items())),
-        "outcomes": dict(sorted(outcomes.items())),
-    }
+        todo = [s for s in seeds if s not in existing]
+        with closing(play_seeds(spec, d, todo, jobs or default_jobs())) as fresh:
+            try:
+                for s in seeds:
+                    row = existing.get(s) or next(fresh)
+                    if row["t"] == "failed" and not keep_going:
+                        progress.stop()
+                        fresh.close()  # the games not started yet are cancelled
+                        sys.exit(report_failure(row, debug_requested()))
+                    if writer is not None and s not in existing:
+                        writer.write(row)
+                    tally.add(row)
+                    progress.advance(task)
+            except WorkerDied as exc:
+                raise click.ClickException(str(exc)) from None
+    summary = tally.summary(d.name, list(variants), names, time.perf_counter() - t0)
+    code = 0 if not tally.failed else 3 if any(f["error"] == "internal" for f in tally.failed) else 1
     if as_json:
         click.echo(json.dumps(summary, indent=2))
+        if code:
+            sys.exit(code)
         return
 
     console = Console()
-    if not d.outcomes:
-        _wins_tables(console, d, games, n, names, wins_seat, wins_bot)
-    _games_tables(console, d, games, summary, reasons, outcomes)
+    played = summary["games"]
+    if not d.outcomes and played:
+        _wins_tables(console, d, played, n, names, tally.wins_seat, tally.wins_bot)
+    _games_tables(console, d, played, summary, tally.reasons, tally.outcomes)
+    if tally.failed:
+        print_failed(tally.failed)
+        sys.exit(code)
+
+
+class _Nothing:
+    def close(self) -> None:
+        pass
 
 
 def _wins_tables(console: Any, d: Any, games: int, n: int, names: list[str], wins_seat: Any, wins_bot: Any) -> None:
