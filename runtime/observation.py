@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cardscript.runtime.decision import Agent, Decision, EngineAgent
 
 if TYPE_CHECKING:
-    from cardscript.runtime.game import Game
+    from cardscript.runtime.game import Game, GameState
 
 #: the label of a card option its seat may not see
 HIDDEN = "a hidden card"
@@ -54,13 +54,15 @@ class _Seat:
 
 class _Table:
     # Engine side, one per game: its seats and the cards revealed, as (card, slot, turn).
-    __slots__ = ("revealed", "seats")
+    __slots__ = ("last", "revealed", "seats", "subject")
 
     def __init__(self, game: Game):
         self.seats = [_Seat(game, p) for p in range(game.n)]
         for s in self.seats:
             _SEATS[s.key] = s
         self.revealed: list[tuple[int, int, int]] = []
+        self.last: Decision | None = None  # the decision asked last (a seat's log relabels it)
+        self.subject = -1  # the card the event being logged names
 
 
 _TABLES: weakref.WeakKeyDictionary[Any, _Table] = weakref.WeakKeyDictionary()
@@ -306,6 +308,24 @@ def _option(g: Game, seat: int, kind: str, o: Any, order: dict[int, int]) -> Any
     return None  # an engine object (a pending trigger): its label says what it is
 
 
+def note_subject(g: GameState, card: int) -> None:
+    """The event about to be logged names ``card`` (engine side, when a listener reads the
+    log: a seat's log leaves the name out when that seat may not see the card)."""
+    _table(cast("Game", g)).subject = card  # only ever part of a Game
+
+
+def event_subject(g: Game) -> int:
+    """The card the event being logged names (-1: none noted)."""
+    t = _TABLES.get(g)
+    return -1 if t is None else t.subject
+
+
+def last_decision(g: Game) -> Decision | None:
+    """The decision ``g`` asked last (engine side: for :mod:`cardscript.runtime.seatlog`)."""
+    t = _TABLES.get(g)
+    return None if t is None else t.last
+
+
 def observe(g: Game, seat: int) -> Observation:
     """The one :class:`Observation` of ``seat`` in ``g``."""
     s = _table(g).seats[seat]
@@ -326,9 +346,10 @@ def bind(g: Game, seat: int, agent: Agent) -> None:
 
 def ask(g: Game, agent: Agent, d: Decision) -> list[int]:
     """``agent``'s answer to ``d``: an engine agent reads the game, a player its views."""
+    t = _table(g)
+    t.last = d
     if isinstance(agent, EngineAgent):
         return agent.answer(g, d)
-    t = _table(g)
     s = t.seats[d.player]
     s.decision, s.serial = d, next(_serials)
     try:

@@ -234,3 +234,67 @@ def test_the_bots_play_the_same_games() -> None:
     a = cardscript.play_game(d, players=3, agents=["greedy", "random"], seed=9)
     b = cardscript.play_game(d, players=3, agents=["greedy", "random"], seed=9)
     assert a.log == b.log
+
+
+def test_a_seats_log_never_names_a_card_it_could_not_see() -> None:
+    """--log-for's log, checked entry by entry as the game runs: when the full log names a
+    card the seat cannot see (a foe's draw, a card going into a deck), the seat's log
+    adds no card name for it; a foe's draws are counted."""
+    from cardscript.runtime.observation import event_subject, slot_seen
+    from cardscript.runtime.seatlog import SeatLog
+
+    d = cardscript.compile_game("injustice")
+    e = Engine(d, 2, [GreedyAgent(), GreedyAgent()], seed=3)
+    g = e.game
+    seat_log = SeatLog(g, 0)
+    slots = {g.slot_name(s): s for s in range(len(g.slots))}
+    hidden_named = [0]
+    before = [0]
+
+    def check(entry: dict[str, Any]) -> None:
+        new = seat_log.entries[before[0]:]
+        card = entry["id"] if entry["t"] == "move" else \
+            event_subject(g) if entry["t"] == "event" and "card" in entry else None  # plays, reveals: public
+        if card is not None:
+            unseen = not card_seen(g, card, 0)
+            if entry["t"] == "move":
+                unseen = unseen and not slot_seen(g, slots[entry["from"]], 0)
+            if unseen:
+                hidden_named[0] += 1
+                assert all("card" not in n for n in new), (entry, new)
+        before[0] = len(seat_log.entries)
+
+    g.listeners.extend([seat_log, check])
+    e.run()
+    assert hidden_named[0] > 50  # foes' draws, shuffles into decks: checked
+    assert all("id" not in x for x in seat_log.entries)
+    assert any(x["t"] == "move" and x.get("count", 0) >= 5 and x["to"] == "P2 hand" for x in seat_log.entries)
+    foe_choices = [x for x in seat_log.entries if x["t"] == "decision" and x["player"] == 1]
+    assert foe_choices and all(set(x) == {"t", "player", "kind", "purpose"} for x in foe_choices)
+    assert "seed" not in seat_log.entries[0]
+
+
+def test_play_log_for_writes_the_seats_log(tmp_path: Any) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from cardscript.dsl.cli.main import main as cli
+
+    full, mine = tmp_path / "full.jsonl", tmp_path / "p2.jsonl"
+    res = CliRunner().invoke(cli, ["play", "injustice", "-q", "--seed", "4", "--log", str(full),
+                                   "--log-for", "2", str(mine)])
+    assert res.exit_code == 0, res.output
+    lines = [json.loads(x) for x in mine.read_text().splitlines()]
+    assert lines[0]["t"] == "setup" and "seed" not in lines[0]
+    own = [x for x in lines if x["t"] == "decision" and x["player"] == 1]
+    assert own and all("options" in x for x in own)
+    # P1's draws: named in the full log, counted in P2's
+    draws = [x for x in lines if x["t"] == "move" and (x["from"], x["to"]) == ("P1 deck", "P1 hand")]
+    assert draws and all("card" not in x and x["count"] >= 1 for x in draws)
+    full_draws = [json.loads(x) for x in full.read_text().splitlines()]
+    assert any(x.get("t") == "move" and (x["from"], x["to"]) == ("P1 deck", "P1 hand") and "card" in x
+               for x in full_draws)
+    assert all("id" not in x for x in lines)
+    bad = CliRunner().invoke(cli, ["play", "injustice", "-q", "--log-for", "3", str(mine)])
+    assert bad.exit_code != 0 and "seats 1 to 2" in bad.output
