@@ -21,15 +21,18 @@ from importlib.metadata import version as _version
 from typing import TYPE_CHECKING, Any
 
 __all__ = [
+    "ActionOption",
     "Agent",
     "CheckReport",
     "CompileError",
     "CompileWarning",
     "Decision",
+    "DecisionView",
     "Diagnostic",
     "GameDefinition",
     "GreedyAgent",
     "InvalidDecision",
+    "Observation",
     "RandomAgent",
     "Result",
     "RunawayError",
@@ -68,6 +71,9 @@ _WHERE = {
     "GameDefinition": "cardscript.runtime.definition",
     "Agent": "cardscript.runtime.decision",
     "Decision": "cardscript.runtime.decision",
+    "ActionOption": "cardscript.runtime.observation",
+    "DecisionView": "cardscript.runtime.observation",
+    "Observation": "cardscript.runtime.observation",
     "InvalidDecision": "cardscript.runtime.errors",
     "RunawayError": "cardscript.runtime.errors",
     "Result": "cardscript.runtime.result",
@@ -90,6 +96,7 @@ if TYPE_CHECKING:
     from cardscript.runtime.decision import Agent, Decision
     from cardscript.runtime.definition import GameDefinition
     from cardscript.runtime.errors import InvalidDecision, RunawayError
+    from cardscript.runtime.observation import ActionOption, DecisionView, Observation
     from cardscript.runtime.result import Result
 
 

@@ -21,10 +21,11 @@ from typing import Any
 
 import cardscript
 from cardscript.runtime.agents import RandomAgent
-from cardscript.runtime.decision import Agent, Decision
+from cardscript.runtime.decision import Decision, EngineAgent
 from cardscript.runtime.engine import Engine
 from cardscript.runtime.game import Game
 from cardscript.runtime.game.forks import fork
+from cardscript.runtime.observation import ask, bind
 
 
 def per_call(fn: Callable[[], Any], batch: int, rounds: int) -> float:
@@ -48,7 +49,7 @@ def mid_game(definition: Any, seats: int, turn: int, seed: int, log: bool) -> En
     return eng
 
 
-class _Lookahead(Agent):
+class _Lookahead(EngineAgent):
     """A random bot that, at its third action decision of the turn with several options (some
     decisions of the turn to replay), times forks."""
 
@@ -57,16 +58,16 @@ class _Lookahead(Agent):
         self.figures: dict[str, float] = {}
         self.seen = 0
 
-    def bind(self, game: Game, seat: int) -> None:
-        self.inner.bind(game, seat)
+    def attach(self, game: Game, seat: int) -> None:
+        bind(game, seat, self.inner)
 
-    def choose(self, game: Game, d: Decision) -> list[int]:
+    def answer(self, game: Game, d: Decision) -> list[int]:
         self.seen += d.kind == "action" and len(d.options) > 2
         if not self.figures and self.seen == 3:
             replayed = fork(game, then=[[0]]).replayed
             self.figures["fork µs"] = per_call(lambda: fork(game, then=[[0]]), self.batch, self.rounds)
             self.figures["fork: decisions replayed"] = replayed
-        return self.inner.choose(game, d)
+        return ask(game, self.inner, d)
 
 
 def measure(seats: int, turn: int, seed: int, batch: int, rounds: int) -> dict[str, float]:
@@ -87,7 +88,7 @@ def measure(seats: int, turn: int, seed: int, batch: int, rounds: int) -> dict[s
     probe = _Lookahead(max(1, batch // 20), rounds)
     seat = (turn - 1) % seats  # whose turn ``turn`` is
     eng.game.agents[seat] = probe
-    probe.bind(eng.game, seat)
+    probe.attach(eng.game, seat)
     eng.play_one_turn(seat)
     fig.update(probe.figures)
     games = 6

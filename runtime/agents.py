@@ -9,7 +9,10 @@
   turn, a value above 0: take it before the game's own actions).
 * :class:`ScriptedAgent` — answers from a list (scenarios and replays).
 
-Agents read the game but never copy it.
+The bots play fair: like every agent they see only their seat's
+:class:`~cardscript.runtime.observation.Observation` and
+:class:`~cardscript.runtime.observation.DecisionView`, never the game (issue 13).
+The scripted agent is engine side (it replays answers with the game in hand).
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from cardscript.runtime.decision import Agent, Decision
+from cardscript.runtime.decision import Agent, Decision, EngineAgent
 from cardscript.runtime.game import Game
+from cardscript.runtime.observation import DecisionView, Observation, ask, bind
 
 #: Decision purposes where a player gives up cards: the least valuable goes first.
 NEGATIVE = frozenset({"discard", "destroy", "lose", "return", "defense", "put back"})
@@ -30,15 +34,15 @@ class RandomAgent(Agent):
 
     name = "random"
 
-    def bind(self, game: Game, seat: int) -> None:
-        self.rng = random.Random(game.seed * 1009 + seat)
+    def bind(self, seat: int, seed: int) -> None:
+        self.rng = random.Random(seed)
         self._below = self.rng._randbelow  # type: ignore[attr-defined]  # CPython's, used by randint and sample
 
-    def choose(self, game: Game, d: Decision) -> list[int]:
+    def choose(self, view: Observation, d: DecisionView) -> list[int]:
         # The same draws as ``k = rng.randint(low, high); sorted(rng.sample(range(n), k))``
         # (randint(a, b) is a + _randbelow(b - a + 1); a sample of one is [_randbelow(n)]),
         # without their argument checks and lists: the answer of every decision.
-        n = len(d.options)
+        n = d.size
         low, high = d.low, min(d.high, n)
         if low > high:
             return self.rng.sample(range(n), self.rng.randint(low, high))  # raises, as it always did
@@ -54,56 +58,52 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def bind(self, game: Game, seat: int) -> None:
+    def bind(self, seat: int, seed: int) -> None:
         self.seat = seat
-        self.rank = {id(a): i for i, a in enumerate(game.d.actions)}
 
-    def choose(self, game: Game, d: Decision) -> list[int]:
+    def choose(self, view: Observation, d: DecisionView) -> list[int]:
         if d.kind == "yes/no":
             return [1]
         if d.kind == "action":
-            return [self._action(game, d)]
+            return [self._action(view, d)]
         if d.kind == "player":
-            return [self._target(game, d)]
+            return [self._target(view, d)]
         values = d.values
-        order = sorted(range(len(d.options)), key=lambda i: (values[i] if values else 0, -i))
+        order = sorted(range(d.size), key=lambda i: (values[i] if values else 0, -i))
         if d.purpose not in NEGATIVE:
             order.reverse()
         k = d.high if d.purpose != "discard" or d.low else max(d.low, 1 if d.high else 0)
         return sorted(order[:max(d.low, min(k, d.high))])
 
-    def _action(self, game: Game, d: Decision) -> int:
+    def _action(self, view: Observation, d: DecisionView) -> int:
         # Actions arrive grouped in declaration order; take the first group that offers
         # anything, and within it the most valuable option.
-        best, best_key = len(d.options) - 1, None
+        best, best_key = d.size - 1, None
         values = d.values
-        rank = self.rank
-        for i, (act, _card) in enumerate(d.options):
+        for i, act in enumerate(d.options):
             if act is None:
                 continue
-            hinted = act.prefer is not None or (act.choose is not None and act.choose.prefer is not None)
+            hinted = act.hinted
             if hinted and values[i] < 0:
                 continue  # the script says this option is not worth taking now
             # actions granted this turn come after the game's, unless their `prefer` says they
             # are worth taking (a value above 0): then before them, the most valuable first
-            at = rank.get(id(act))
-            if at is None and hinted and values[i] > 0:
-                key = (1, values[i])
-            else:
-                key = (-(len(rank) if at is None else at), values[i])
+            preferred = act.granted and hinted and values[i] > 0
+            key = (1, values[i]) if preferred else (-act.order, values[i])
             if best_key is None or key > best_key:
                 best, best_key = i, key
         return best
 
-    def _target(self, game: Game, d: Decision) -> int:
+    def _target(self, view: Observation, d: DecisionView) -> int:
         # Target the foe who is ahead on the score counter, if the game has one.
-        sc = game.d.score_counter
-        if sc < 0:
+        score = view.score
+        if score is None:
             return 0
-        return max(range(len(d.options)), key=lambda i: (game.get(sc, d.options[i]), -i))
+        options = d.options
+        return max(range(d.size), key=lambda i: (score[options[i]], -i))
 
 
-class ScriptedAgent(Agent):
+class ScriptedAgent(EngineAgent):
     """Answers from a queue shared by all seats (a scenario or a replayed log).
 
     Each answer is a list of option indices, an option label (str), a bool for yes/no,
@@ -118,15 +118,15 @@ class ScriptedAgent(Agent):
         self.strict = strict
         self.used = 0
 
-    def bind(self, game: Game, seat: int) -> None:
+    def attach(self, game: Game, seat: int) -> None:
         if self.fallback is not None:
-            self.fallback.bind(game, seat)
+            bind(game, seat, self.fallback)
 
-    def choose(self, game: Game, d: Decision) -> list[int]:
+    def answer(self, game: Game, d: Decision) -> list[int]:
         if not self.queue:
             if self.fallback is None or self.strict:
                 raise NeedAnswer(d)
-            return self.fallback.choose(game, d)
+            return ask(game, self.fallback, d)
         ans = self.queue.pop(0)
         self.used += 1
         return _interpret(ans, d)

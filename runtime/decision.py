@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cardscript.runtime.game import Game
+    from cardscript.runtime.observation import DecisionView, Observation
 
 
 class Decision:
@@ -46,13 +47,43 @@ class Decision:
 
 
 class Agent:
-    """Answers decisions. Subclasses implement :meth:`choose`."""
+    """Answers decisions for one seat. Subclasses implement :meth:`choose`.
+
+    An agent never receives the game: it is handed what its seat may know (issue 13),
+    an :class:`~cardscript.runtime.observation.Observation` and, per decision, a
+    :class:`~cardscript.runtime.observation.DecisionView`.
+    """
 
     name = "agent"
 
-    def bind(self, game: Game, seat: int) -> None:
-        """Called once when the game starts."""
+    def bind(self, seat: int, seed: int) -> None:
+        """Called once when the game starts.
 
-    def choose(self, game: Game, decision: Decision) -> list[int]:  # pragma: no cover - interface
-        """Return the indices of the chosen options (between low and high of them)."""
+        Args:
+            seat: the agent's seat (0-based).
+            seed: the seed of this seat's own random stream (derived from the game's seed
+                and the seat), so that a bot drawing from it plays the same game again.
+        """
+
+    def choose(self, view: Observation, decision: DecisionView) -> list[int]:  # pragma: no cover - interface
+        """Return the indices of the chosen options (between ``decision.low`` and
+        ``decision.high`` of them)."""
         raise NotImplementedError
+
+
+class EngineAgent(Agent):
+    """Engine side, not a player: answers with the game in hand (a scenario's or a
+    replay's scripted answers, a fork's replay, a test probe). Not part of the API; the
+    engine asks it through :meth:`answer` instead of :meth:`choose`. When it passes a
+    decision on to a real agent, it does so through
+    :func:`cardscript.runtime.observation.ask`, which hands that agent its seat's view."""
+
+    def attach(self, game: Game, seat: int) -> None:
+        """Called once when the game starts (instead of :meth:`bind`)."""
+
+    def answer(self, game: Game, decision: Decision) -> list[int]:  # pragma: no cover - interface
+        """Return the indices of the chosen options."""
+        raise NotImplementedError
+
+    def choose(self, view: Observation, decision: DecisionView) -> list[int]:
+        raise TypeError(f"{self.name} answers with the game (answer), not from a view")

@@ -21,6 +21,7 @@ from cardscript.runtime.decision import Agent
 from cardscript.runtime.definition import GameDefinition
 from cardscript.runtime.errors import MAX_STEPS, MAX_TURNS, GameOver
 from cardscript.runtime.game import Game
+from cardscript.runtime.observation import bind
 from cardscript.runtime.result import Result
 
 
@@ -53,7 +54,7 @@ class Engine:
         """Run the setup block (rules 'setup:')."""
         g = self.game
         for seat, agent in enumerate(g.agents):
-            agent.bind(g, seat)
+            bind(g, seat, agent)  # a player gets its seat and stream, never the game (issue 13)
         g.emit_log({"t": "setup", "game": g.d.name, "players": g.n, "seed": g.seed})
         g.active = g.first_player = self.first_player
         g.d.setup.run(g, Ctx(self.first_player))

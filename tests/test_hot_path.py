@@ -54,18 +54,16 @@ def test_random_agent_draws_as_randint_and_sample() -> None:
 
     from cardscript.runtime.agents import RandomAgent
     from cardscript.runtime.decision import Decision
-
-    class _G:
-        seed = 5
+    from cardscript.runtime.observation import DecisionView
 
     agent = RandomAgent()
-    agent.bind(_G(), 1)  # type: ignore[arg-type]
+    agent.bind(1, 5 * 1009 + 1)  # the stream the engine gives seat 1 of a game of seed 5
     ref = random.Random(5 * 1009 + 1)
     shapes = [(n, low, high) for n in (1, 2, 3, 7, 30) for low in (0, 1, 2) for high in (1, 2, 5, 40) if low <= high]
     for _ in range(20):
         for n, low, high in shapes:
             if low > min(high, n):
                 continue
-            d = Decision(0, "card", list(range(n)), [], low, high)
+            d = DecisionView(0, 0, Decision(0, "card", list(range(n)), [], low, high))
             k = ref.randint(low, min(high, n))
             assert agent.choose(None, d) == sorted(ref.sample(range(n), k))  # type: ignore[arg-type]

@@ -20,11 +20,12 @@ import pytest
 
 import cardscript
 from cardscript.runtime.agents import GreedyAgent, RandomAgent
-from cardscript.runtime.decision import Agent, Decision
+from cardscript.runtime.decision import Agent, Decision, EngineAgent
 from cardscript.runtime.engine import Engine
 from cardscript.runtime.game import Game
 from cardscript.runtime.game.forks import fork, resume
 from cardscript.runtime.game.snapshot import FIXED, RECORDING, STATE, Snapshot
+from cardscript.runtime.observation import ask, bind
 
 #: (game, variants, players, bots, seed)
 CONFIGS = [
@@ -63,13 +64,13 @@ def agents_at(spec: str, game: Game, states: list[Any]) -> list[Agent]:
     """Fresh agents bound to ``game``'s seats, with the RNG states ``states``."""
     out = bots(spec, game.n)
     for seat, (agent, state) in enumerate(zip(out, states, strict=True)):
-        agent.bind(game, seat)
+        bind(game, seat, agent)
         if state is not None:
             agent.rng.setstate(state)  # type: ignore[attr-defined]
     return out
 
 
-class Probe(Agent):
+class Probe(EngineAgent):
     """Wraps a bot: keeps every seat's RNG states before each decision, and calls ``hook``
     before the bot answers (where a bot of issue 13 would look ahead)."""
 
@@ -77,12 +78,12 @@ class Probe(Agent):
         self.inner, self.run = inner, run
         self.name = inner.name
 
-    def bind(self, game: Game, seat: int) -> None:
-        self.inner.bind(game, seat)
+    def attach(self, game: Game, seat: int) -> None:
+        bind(game, seat, self.inner)
 
-    def choose(self, game: Game, decision: Decision) -> list[int]:
+    def answer(self, game: Game, decision: Decision) -> list[int]:
         self.run.before(game, decision)
-        picks = self.inner.choose(game, decision)
+        picks = ask(game, self.inner, decision)
         self.run.after(game, decision, picks)
         return picks
 

@@ -59,13 +59,17 @@ def _check_players(d: Any, players: int | None) -> int:
 @click.option("--seed", "-s", type=int, default=1, show_default=True)
 @click.option("--bots", default="greedy", show_default=True, help="bots per seat, cycled: greedy,random")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False), help="write the replayable event log (JSON lines)")
+@click.option("--log-for", "log_for", nargs=2, type=(int, click.Path(dir_okay=False)), metavar="SEAT FILE",
+              help="write only what seat SEAT (1-based) saw, as JSON lines: its decisions, public events, "
+                   "other seats' hidden cards as counts")
 @click.option("--quiet", "-q", is_flag=True, help="print only the final scores")
 @click.option("--with", "with_paths", multiple=True, metavar="PATH",
               help="add an expansion (a folder with a cardscript.toml, or a script); repeatable")
 @variant_option
 @guard
-def play(game: str, players: int | None, seed: int, bots: str, log_file: str | None, quiet: bool,
-         with_paths: tuple[str, ...], variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
+def play(game: str, players: int | None, seed: int, bots: str, log_file: str | None,
+         log_for: tuple[int, str] | None, quiet: bool, with_paths: tuple[str, ...], variants: tuple[str, ...],
+         mixes: tuple[str, ...]) -> None:
     """Play one full game of GAME with bots, printing a readable log and the scores."""
     from cardscript.dsl.cli import logfmt
     from cardscript.runtime.engine import Engine
@@ -76,6 +80,16 @@ def play(game: str, players: int | None, seed: int, bots: str, log_file: str | N
     n = _check_players(d, players)
     agents = _agents(bots, n)
     engine = Engine(d, n, agents, seed, log=True)
+    seat_log = None
+    if log_for:
+        from cardscript.runtime.seatlog import SeatLog
+
+        if not 1 <= log_for[0] <= n:
+            raise click.BadParameter(f"seat {log_for[0]}: a game of {n} players has seats 1 to {n}",
+                                     param_hint="--log-for")
+        check_writable(log_for[1], "--log-for")
+        seat_log = SeatLog(engine.game, log_for[0] - 1)
+        engine.game.listeners.append(seat_log)
     if not quiet:
         quiet_events = d.quiet_events | {"play"}
         quiet_counters = {d.counters[i].name for i in d.quiet_counters}
@@ -98,6 +112,11 @@ def play(game: str, players: int | None, seed: int, bots: str, log_file: str | N
         body = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in [header, *result.log])
         write_atomic(log_file, body)
         click.echo(f"log written to {log_file} ({len(result.log)} entries)", err=log_file == "-")
+    if log_for and seat_log is not None:
+        body = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in seat_log.entries)
+        write_atomic(log_for[1], body)
+        click.echo(f"P{log_for[0]}'s log written to {log_for[1]} ({len(seat_log.entries)} entries)",
+                   err=log_for[1] == "-")
 
 
 def _print_scores(d: Any, result: Any, bots: list[str]) -> None:

@@ -118,12 +118,12 @@ class ScenarioAgent(ScriptedAgent):
         self.pending: list[OfferCheck] = []
         self.failures: list[Diagnostic] = []
 
-    def choose(self, game: Game, d: Decision) -> list[int]:
+    def answer(self, game: Game, d: Decision) -> list[int]:
         for pending in self.pending:
             self._judge(pending, d)
         self.pending.clear()
         if not self.queue:
-            return super().choose(game, d)
+            return super().answer(game, d)
         head: Any = self.queue[0]
         check: OfferCheck | None = None
         if isinstance(head, Checked):
@@ -135,7 +135,7 @@ class ScenarioAgent(ScriptedAgent):
         if check is not None:
             self._judge(check, d)
         self.queue[0] = head
-        return super().choose(game, d)
+        return super().answer(game, d)
 
     def _judge(self, check: OfferCheck, d: Decision) -> None:
         bad = check.failure(d)

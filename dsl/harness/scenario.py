@@ -24,10 +24,11 @@ from cardscript.dsl.harness.agent import Addressed, Checked, Misaddressed, Offer
 from cardscript.runtime import effects as E
 from cardscript.runtime.agents import BadAnswer, NeedAnswer
 from cardscript.runtime.context import Ctx
-from cardscript.runtime.decision import Agent, Decision
+from cardscript.runtime.decision import Agent
 from cardscript.runtime.engine import Engine
 from cardscript.runtime.errors import GameOver, InvalidDecision, RigError, RunawayError
 from cardscript.runtime.game import Game
+from cardscript.runtime.observation import DecisionView, Observation
 
 
 @dataclass
@@ -62,7 +63,7 @@ class _FirstOption(Agent):
 
     name = "first-option"
 
-    def choose(self, game: Game, d: Decision) -> list[int]:
+    def choose(self, view: Observation, d: DecisionView) -> list[int]:
         return list(range(d.low)) if d.kind != "yes/no" else [1]
 
 

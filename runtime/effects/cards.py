@@ -9,6 +9,7 @@ from cardscript.runtime.context import Ctx
 from cardscript.runtime.effects.base import Node
 from cardscript.runtime.errors import MOVE_STEPS, RunawayError
 from cardscript.runtime.game import Game
+from cardscript.runtime.observation import note_revealed
 
 
 class Move(Node):
@@ -115,6 +116,8 @@ class Reveal(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         cs = self.cards.cards(g, ctx)
+        if cs:
+            note_revealed(g, cs)  # every seat has seen them (issue 13's observations)
         if g.logging and cs:
             g.emit_log({"t": "reveal", "player": ctx.you, "cards": [g.card_name(c) for c in cs]})
         return len(cs)

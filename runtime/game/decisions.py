@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, cast
 from cardscript.runtime.decision import Decision
 from cardscript.runtime.errors import InvalidDecision
 from cardscript.runtime.game.state import GameState
+from cardscript.runtime.observation import ask
 
 if TYPE_CHECKING:
     from cardscript.runtime.game import Game
@@ -20,7 +21,8 @@ class DecisionOps(GameState):
         """Ask the player's agent; validate and log the answer."""
         self.decisions += 1
         agent = self.agents[decision.player]
-        picks = list(agent.choose(cast("Game", self), decision))  # DecisionOps is only ever part of a Game
+        # The agent sees its seat's view, never the game (issue 13; runtime/observation.py).
+        picks = list(ask(cast("Game", self), agent, decision))  # DecisionOps is only ever part of a Game
         n = len(decision.options)
         if not (decision.low <= len(picks) <= decision.high) or len(set(picks)) != len(picks) or \
                 any(not (0 <= i < n) for i in picks):

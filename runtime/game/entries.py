@@ -8,6 +8,7 @@ from typing import Any
 
 from cardscript.runtime.errors import MAX_TRIGGER_DEPTH, RunawayError
 from cardscript.runtime.game.state import GameState
+from cardscript.runtime.observation import note_subject
 
 
 class EntryOps(GameState):
@@ -28,6 +29,8 @@ class EntryOps(GameState):
         owner = self.slot_owner[slot]
         player = owner if owner >= 0 else self.active
         if self.logging:
+            if self.listeners:
+                note_subject(self, card)  # which card it names, for a seat's log (issue 13)
             self.emit_log({"t": "event", "event": name, "player": player, "card": self.card_name(card)})
         if self.trigger_depth >= MAX_TRIGGER_DEPTH:
             where = self.where(card)  # type: ignore[attr-defined]  # EventOps, in Game

@@ -9,6 +9,7 @@ from cardscript.runtime.context import Ctx
 from cardscript.runtime.definition import TriggerDef
 from cardscript.runtime.errors import MAX_NESTING, MAX_TRIGGER_DEPTH, GameOver, RunawayError
 from cardscript.runtime.game.state import GameState
+from cardscript.runtime.observation import note_subject
 
 
 class EventOps(GameState):
@@ -24,6 +25,8 @@ class EventOps(GameState):
             entry: dict[str, Any] = {"t": "event", "event": name, "player": player}
             if it is not None:
                 entry["card"] = self.card_name(it)
+                if self.listeners:
+                    note_subject(self, it)  # which card it names, for a seat's log (issue 13)
             self.emit_log(entry)
         if self.trigger_depth >= MAX_TRIGGER_DEPTH:
             raise RunawayError(f"trigger chain deeper than {MAX_TRIGGER_DEPTH} at event {name!r} {self.where(source)}")

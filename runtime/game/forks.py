@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from cardscript.runtime.decision import Agent, Decision
+from cardscript.runtime.decision import Agent, Decision, EngineAgent
 from cardscript.runtime.errors import MAX_TURNS
 from cardscript.runtime.game.snapshot import ATOMS, Snapshot
+from cardscript.runtime.observation import ask
 
 if TYPE_CHECKING:
     from cardscript.runtime.engine import Engine
@@ -55,7 +56,7 @@ class _Stop(BaseException):
         self.decision, self.snapshot = decision, snapshot
 
 
-class _ForkAgent(Agent):
+class _ForkAgent(EngineAgent):
     """Every seat of a forked game: the recorded picks first, then ``then``, then ``agents``
     (stopping at a decision ``until`` accepts, or at once when there are no agents)."""
 
@@ -67,7 +68,7 @@ class _ForkAgent(Agent):
         #: the steps the game had taken once the decision being replayed was answered
         self.steps: int | None = None
 
-    def choose(self, game: Game, decision: Decision) -> list[int]:
+    def answer(self, game: Game, decision: Decision) -> list[int]:
         if self.i < len(self.answers):
             picks, self.steps = self.answers[self.i]
             self.i += 1
@@ -76,7 +77,7 @@ class _ForkAgent(Agent):
             # The state at this decision, before leaving it unwinds the effects (their
             # ``finally`` blocks change a few counts): fork() puts it back.
             raise _Stop(decision, game.snapshot())
-        return self.agents[decision.player].choose(game, decision)
+        return ask(game, self.agents[decision.player], decision)  # a player sees its seat's view
 
 
 def _replaying(game: Game, agent: _ForkAgent) -> None:

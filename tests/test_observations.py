@@ -1,0 +1,300 @@
+"""Issue 13, observations: an agent sees what its seat may know, and nothing it hands
+over leads back to the game."""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import pytest
+
+import cardscript
+from cardscript.runtime.agents import GreedyAgent, RandomAgent
+from cardscript.runtime.decision import Agent
+from cardscript.runtime.definition import GameDefinition
+from cardscript.runtime.engine import Engine
+from cardscript.runtime.game import Game, GameState
+from cardscript.runtime.observation import DecisionView, Observation, card_seen
+
+GAMES = [("injustice", 2), ("justice-league-dark", 3), ("hero-dice-batman", 2)]
+
+
+def _reachable(root: Any, limit: int = 20000) -> list[Any]:
+    """Everything reachable from ``root`` by attribute access on its state: instance
+    ``__dict__`` and ``__slots__``, containers, bound methods' ``__self__``, functions'
+    closures and defaults. Not class or module globals: from any function they lead to
+    the whole interpreter (sys.modules), which no API can fence."""
+    seen: dict[int, Any] = {}
+    todo = [root]
+    while todo and len(seen) < limit:
+        x = todo.pop()
+        if id(x) in seen or isinstance(x, (type, types.ModuleType, str, bytes, int, float, bool, type(None))):
+            continue
+        seen[id(x)] = x
+        if isinstance(x, dict):
+            todo.extend(x.keys())
+            todo.extend(x.values())
+        elif isinstance(x, (list, tuple, set, frozenset)):
+            todo.extend(x)
+        if isinstance(x, types.MethodType):
+            todo.append(x.__self__)
+            todo.append(x.__func__)
+        if isinstance(x, types.FunctionType):
+            todo.extend(c.cell_contents for c in (x.__closure__ or ()))
+            todo.extend(x.__defaults__ or ())
+        if hasattr(x, "__dict__") and not isinstance(x, types.FunctionType):
+            todo.append(vars(x))
+        for cls in type(x).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                if name != "__weakref__" and hasattr(x, name):
+                    todo.append(getattr(x, name))
+        for name in dir(x):  # properties and other computed attributes: what reading them gives
+            if name.startswith("__"):
+                continue
+            try:
+                v = getattr(x, name)
+            except (RuntimeError, AttributeError):  # an answered decision's options: gone, as they should be
+                continue
+            if not isinstance(v, types.BuiltinMethodType):
+                todo.append(v)
+    return list(seen.values())
+
+
+class Prober(Agent):
+    """Plays at random, and at each decision walks what it was handed."""
+
+    name = "prober"
+
+    def __init__(self) -> None:
+        self.inner = RandomAgent()
+        self.found: list[str] = []
+        self.walked = 0
+        self.kept: list[tuple[Observation, DecisionView]] = []
+
+    def bind(self, seat: int, seed: int) -> None:
+        self.inner.bind(seat, seed)
+
+    def choose(self, view: Observation, decision: DecisionView) -> list[int]:
+        if self.walked < 40:  # a walk is slow; the first decisions cover every kind of view
+            self.walked += 1
+            for x in _reachable((view, decision, self)):
+                if isinstance(x, (Game, GameState, GameDefinition, Engine)):
+                    self.found.append(f"{type(x).__name__} from a {decision.kind} decision")
+                if isinstance(x, weakref_types):
+                    self.found.append(f"a weak reference ({x!r})")
+        self.kept.append((view, decision))
+        return self.inner.choose(view, decision)
+
+
+weakref_types = (__import__("weakref").ref,)
+
+
+@pytest.mark.parametrize("game,players", GAMES)
+def test_nothing_handed_over_leads_to_the_game(game: str, players: int) -> None:
+    d = cardscript.compile_game(game)
+    probe = Prober()
+    agents: list[Agent] = [probe] + [GreedyAgent() for _ in range(players - 1)]
+    Engine(d, players, agents, seed=3).run()
+    assert probe.walked > 10
+    assert probe.found == []
+
+
+def test_an_answered_decision_has_no_options_left() -> None:
+    d = cardscript.compile_game("injustice")
+    probe = Prober()
+    Engine(d, 2, [probe, RandomAgent()], seed=2).run()
+    assert len(probe.kept) > probe.walked  # the last one was not walked: nothing of it was read
+    _view, old = probe.kept[-1]
+    with pytest.raises(RuntimeError):
+        _ = old.labels
+
+
+class _Spy(Agent):
+    """Records, per decision, the view's zones and the labels and options it was given."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        self.inner = GreedyAgent()
+        self.records: list[tuple[dict[str, Any], list[str], tuple[Any, ...], int]] = []
+
+    def bind(self, seat: int, seed: int) -> None:
+        self.inner.bind(seat, seed)
+        self.seat = seat
+
+    def choose(self, view: Observation, decision: DecisionView) -> list[int]:
+        self.records.append((view.zones, decision.labels, decision.options, view.turn))
+        return self.inner.choose(view, decision)
+
+
+@pytest.mark.parametrize("game,players", GAMES)
+def test_hidden_cards_show_as_sizes_only(game: str, players: int) -> None:
+    """A foe's private zone and every hidden zone show None per card (their size); the
+    seat's own private zones and public zones show names."""
+    d = cardscript.compile_game(game)
+    spies = [_Spy() for _ in range(players)]
+    e = Engine(d, players, spies, seed=5)
+    e.run()
+    g = e.game
+    kinds = {g.slot_name(s): (g.d.zones[g.slot_zone[s]], g.slot_owner[s]) for s in range(len(g.slots))}
+    named_own = named_public = 0
+    for seat, spy in enumerate(spies):
+        for zones, _labels, _options, _turn in spy.records:
+            for slot_name, cards in zones.items():
+                z, owner = kinds[slot_name]
+                if z.visibility == "hidden":
+                    assert all(c is None for c in cards), (slot_name, cards)
+                elif z.face_down:  # a face-down stack: only a card turned face up (its top) shows
+                    assert all(c is None for c in cards[:-1]), (slot_name, cards)
+                elif z.visibility == "private" and owner == seat:
+                    assert all(c is not None for c in cards), (slot_name, cards)
+                    named_own += bool(cards)
+                elif z.visibility == "public" and not z.stack:  # (a card turned face down: None)
+                    named_public += any(c is not None for c in cards)
+    assert named_public
+    if game != "hero-dice-batman":  # its hand is public
+        assert named_own
+
+
+class _HandSpy(Agent):
+    """Greedy, but remembers the hidden cards of every card decision it is offered."""
+
+    name = "hand-spy"
+
+    def __init__(self) -> None:
+        self.inner = GreedyAgent()
+        self.labels: list[str] = []
+        self.hidden_options = 0
+
+    def bind(self, seat: int, seed: int) -> None:
+        self.inner.bind(seat, seed)
+
+    def choose(self, view: Observation, decision: DecisionView) -> list[int]:
+        self.labels.extend(decision.labels)
+        self.hidden_options += sum(o is None for o in decision.options) if decision.kind == "card" else 0
+        return self.inner.choose(view, decision)
+
+
+def test_labels_never_name_a_card_the_seat_cannot_see() -> None:
+    """Every card option of every decision, judged by the engine's own rule at the moment
+    it is offered: a card the seat may not see is labelled "a hidden card"."""
+    from cardscript.runtime.game import decisions as decisions_module
+    from cardscript.runtime.observation import HIDDEN, seat_labels
+
+    checked: list[int] = [0, 0]
+    original = decisions_module.ask
+
+    def checking(g: Game, agent: Agent, d: Any) -> list[int]:
+        if d.kind == "card":
+            labels = seat_labels(g, d.player, d)
+            for card, label in zip(d.options, labels, strict=True):
+                hidden = not card_seen(g, card, d.player)
+                checked[hidden] += 1
+                assert (label == HIDDEN) == hidden
+        return original(g, agent, d)
+
+    decisions_module.ask = checking  # type: ignore[assignment]
+    try:
+        for game, players in GAMES:
+            definition = cardscript.compile_game(game)
+            for seed in (1, 2):
+                Engine(definition, players, [_HandSpy() for _ in range(players)], seed=seed).run()
+    finally:
+        decisions_module.ask = original
+    assert checked[0] > 100  # seen cards were checked; hidden ones may be rare in these games
+
+
+def test_a_revealed_card_is_seen_for_the_rest_of_the_turn() -> None:
+    """'Each foe ... reveals a Villain from their hand': the revealed card shows in the
+    foe's hand (and in ``revealed``) while it stays there, that turn only."""
+    d = cardscript.compile_game("injustice")
+    seen_foe_names: list[tuple[int, str, bool]] = []
+
+    class Peek(GreedyAgent):
+        def choose(self, view: Observation, decision: DecisionView) -> list[int]:
+            foe = 1 - view.seat
+            names = {name for _z, name in view.revealed}
+            for name in view.zone("hand", foe):
+                if name is not None:
+                    seen_foe_names.append((view.turn, name, name in names))
+            return super().choose(view, decision)
+
+    for seed in range(1, 30):
+        Engine(d, 2, [Peek(), Peek()], seed=seed).run()
+        if seen_foe_names:
+            break
+    assert seen_foe_names, "no game of these seeds revealed a card of a hand"
+    assert all(was_revealed for _t, _n, was_revealed in seen_foe_names)
+
+
+def test_the_bots_play_the_same_games() -> None:
+    """Random and greedy through their views: the games of tests/test_golden.py's kind
+    are the same game twice (the golden hashes themselves are tests/test_golden.py's)."""
+    d = cardscript.compile_game("injustice")
+    a = cardscript.play_game(d, players=3, agents=["greedy", "random"], seed=9)
+    b = cardscript.play_game(d, players=3, agents=["greedy", "random"], seed=9)
+    assert a.log == b.log
+
+
+def test_a_seats_log_never_names_a_card_it_could_not_see() -> None:
+    """--log-for's log, checked entry by entry as the game runs: when the full log names a
+    card the seat cannot see (a foe's draw, a card going into a deck), the seat's log
+    adds no card name for it; a foe's draws are counted."""
+    from cardscript.runtime.observation import event_subject, slot_seen
+    from cardscript.runtime.seatlog import SeatLog
+
+    d = cardscript.compile_game("injustice")
+    e = Engine(d, 2, [GreedyAgent(), GreedyAgent()], seed=3)
+    g = e.game
+    seat_log = SeatLog(g, 0)
+    slots = {g.slot_name(s): s for s in range(len(g.slots))}
+    hidden_named = [0]
+    before = [0]
+
+    def check(entry: dict[str, Any]) -> None:
+        new = seat_log.entries[before[0]:]
+        card = entry["id"] if entry["t"] == "move" else \
+            event_subject(g) if entry["t"] == "event" and "card" in entry else None  # plays, reveals: public
+        if card is not None:
+            unseen = not card_seen(g, card, 0)
+            if entry["t"] == "move":
+                unseen = unseen and not slot_seen(g, slots[entry["from"]], 0)
+            if unseen:
+                hidden_named[0] += 1
+                assert all("card" not in n for n in new), (entry, new)
+        before[0] = len(seat_log.entries)
+
+    g.listeners.extend([seat_log, check])
+    e.run()
+    assert hidden_named[0] > 50  # foes' draws, shuffles into decks: checked
+    assert all("id" not in x for x in seat_log.entries)
+    assert any(x["t"] == "move" and x.get("count", 0) >= 5 and x["to"] == "P2 hand" for x in seat_log.entries)
+    foe_choices = [x for x in seat_log.entries if x["t"] == "decision" and x["player"] == 1]
+    assert foe_choices and all(set(x) == {"t", "player", "kind", "purpose"} for x in foe_choices)
+    assert "seed" not in seat_log.entries[0]
+
+
+def test_play_log_for_writes_the_seats_log(tmp_path: Any) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from cardscript.dsl.cli.main import main as cli
+
+    full, mine = tmp_path / "full.jsonl", tmp_path / "p2.jsonl"
+    res = CliRunner().invoke(cli, ["play", "injustice", "-q", "--seed", "4", "--log", str(full),
+                                   "--log-for", "2", str(mine)])
+    assert res.exit_code == 0, res.output
+    lines = [json.loads(x) for x in mine.read_text().splitlines()]
+    assert lines[0]["t"] == "setup" and "seed" not in lines[0]
+    own = [x for x in lines if x["t"] == "decision" and x["player"] == 1]
+    assert own and all("options" in x for x in own)
+    # P1's draws: named in the full log, counted in P2's
+    draws = [x for x in lines if x["t"] == "move" and (x["from"], x["to"]) == ("P1 deck", "P1 hand")]
+    assert draws and all("card" not in x and x["count"] >= 1 for x in draws)
+    full_draws = [json.loads(x) for x in full.read_text().splitlines()]
+    assert any(x.get("t") == "move" and (x["from"], x["to"]) == ("P1 deck", "P1 hand") and "card" in x
+               for x in full_draws)
+    assert all("id" not in x for x in lines)
+    bad = CliRunner().invoke(cli, ["play", "injustice", "-q", "--log-for", "3", str(mine)])
+    assert bad.exit_code != 0 and "seats 1 to 2" in bad.output
