@@ -15,15 +15,22 @@ from cardscript.runtime.game.timing import GrantedAction
 
 
 class May(Node):
-    """``you may ...``: a yes/no decision, then the statement."""
+    """``you may ...``: a yes/no decision, then the statement.
+
+    ``prompt`` is the call as written: a string, or a tuple of words and :class:`Var`
+    parameters whose values (a number, a type, a text) are read when the decision is
+    put, so an effect's ``you may spend N meter`` asks "spend 2 meter"."""
 
     __slots__ = ("prompt", "stmt")
 
-    def __init__(self, stmt: Any, prompt: str):
+    def __init__(self, stmt: Any, prompt: str | tuple[Any, ...]):
         self.stmt, self.prompt = stmt, prompt
 
     def run(self, g: Game, ctx: Ctx) -> int:
-        if not g.yes_no(ctx.you, self.prompt):
+        prompt = self.prompt
+        if not isinstance(prompt, str):
+            prompt = " ".join(p if isinstance(p, str) else str(ctx.vars[p.name]) for p in prompt)
+        if not g.yes_no(ctx.you, prompt):
             return 0
         return self.stmt.run(g, ctx)
 

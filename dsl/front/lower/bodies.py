@@ -7,8 +7,9 @@ from typing import Any
 
 from cardscript.dsl.diagnostics import CODES, did_you_mean
 from cardscript.dsl.front import ast as A
-from cardscript.dsl.front.check import Match, display, match_call, tokens_of
+from cardscript.dsl.front.check import Match, match_call
 from cardscript.dsl.front.lower.names import _TEXT_HINT, NameLowerer
+from cardscript.dsl.front.lower.prompts import may_prompt
 from cardscript.dsl.front.lower.timing import between_call, lower_timing
 from cardscript.runtime import effects as E
 
@@ -338,7 +339,7 @@ class BodyLowerer(NameLowerer):
         assert match is not None
         inner = self._build_call(match, c, params)
         if c.may:
-            inner = E.May(inner, display(tokens_of(c.items)))
+            inner = E.May(inner, may_prompt(c, params))
         if c.subject is not None:
             inner = E.AsPlayers(self.players(c.subject, params), inner)
         return inner
