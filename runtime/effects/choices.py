@@ -19,7 +19,7 @@ class May(Node):
 
     ``prompt`` is the call as written: a string, or a tuple of words and :class:`Var`
     parameters whose values (a number, a type, a text) are read when the decision is
-    put, so an effect's ``you may spend N meter`` asks "spend 2 meter"."""
+    put, so an effect's ``you may pay N gold`` asks "pay 2 gold"."""
 
     __slots__ = ("prompt", "stmt")
 

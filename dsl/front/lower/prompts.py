@@ -1,9 +1,9 @@
 """The prompt of an optional effect ('you may CALL'): the call as the script wrote it.
 
-The readable log shows the yes/no decision by this prompt (``P1 uses “spend 2 meter”``)
+The readable log shows the yes/no decision by this prompt (``P1 uses “pay 2 gold”``)
 and a scenario's addressed answer names it, so it reads as the card does: a literal
-value as written, and a parameter of the effect the call sits in (``you may spend N
-meter`` inside ``effect meter burn {N: number}``) by its value when the decision is
+value as written, and a parameter of the effect the call sits in (``you may pay N
+gold`` inside ``effect tax {N: number}``) by its value when the decision is
 put. A computed value stays as the messages write it.
 """
 
