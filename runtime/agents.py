@@ -70,9 +70,11 @@ class GreedyAgent(Agent):
             return [self._target(view, d)]
         values = d.values
         order = sorted(range(d.size), key=lambda i: (values[i] if values else 0, -i))
-        if d.purpose not in NEGATIVE:
+        # the purpose is a verb, or the effect a choice serves ("discard a card"): its first word
+        verb = d.purpose.split(" ", 1)[0]
+        if d.purpose not in NEGATIVE and verb not in NEGATIVE:
             order.reverse()
-        k = d.high if d.purpose != "discard" or d.low else max(d.low, 1 if d.high else 0)
+        k = d.high if verb != "discard" or d.low else max(d.low, 1 if d.high else 0)
         return sorted(order[:max(d.low, min(k, d.high))])
 
     def _action(self, view: Observation, d: DecisionView) -> int:

@@ -233,7 +233,7 @@ class BodyLowerer(NameLowerer):
         if isinstance(s, A.Call):
             return self.call(s, params)
         if isinstance(s, A.Choose):
-            inner: Any = E.Choose(self.cards(s.cards, params, "choose"),
+            inner: Any = E.Choose(self.cards(s.cards, params, self._effect_verb or "choose"),
                                   self.body(s.body, params) if s.body is not None else None, s.may)
             return E.AsPlayers(self.players(s.subject, params), inner) if s.subject is not None else inner
         if isinstance(s, A.ChooseOne):

@@ -38,10 +38,10 @@ class Lowerer(ZoneLowerer, StaticLowerer):
             ue = self.user[key]
             assert sig.defn is not None
             self._calls_from = self.calls.setdefault(sig.key, set())
-            self._lowering_effect = sig.key
+            self._lowering_effect, self._effect_verb = sig.key, sig.name
             body: Any = self.body(sig.defn.body, dict(sig.params))  # UserEffect.body is declared as None
             ue.body = body
-            self._calls_from = self._lowering_effect = None
+            self._calls_from = self._lowering_effect = self._effect_verb = None
         timing.between_calls_done(self)
 
     def keyword_closure(self, direct: set[str]) -> set[str]:

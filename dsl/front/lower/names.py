@@ -32,6 +32,9 @@ class NameLowerer:
         # made between turns while the effects were not all lowered yet
         self.takes_actions: set[str] = set()
         self._lowering_effect: str | None = None
+        #: the verb of the effect being lowered: the purpose of a 'choose' in its body
+        #: ('effect discard a card: choose a card ...' is a "discard" decision, for bots)
+        self._effect_verb: str | None = None
         self._between_calls: list[tuple[str, Any]] | None = []
         self.trigger_uid = 0
         self._replaced: dict[int, str] = {}  # a replacement's uid -> the key of the effect it replaces
