@@ -13,28 +13,17 @@ import pytest
 from click.testing import CliRunner
 
 from cardscript.dsl.cli.main import main
-from cardscript.dsl.diagnostics import CompileError
 from cardscript.dsl.front.pipeline import compile_game, to_ir, validate_ir
-from cardscript.dsl.harness.scenario import run_scenario
 from cardscript.dsl.tools.fmt import format_text
+from snippets import compile_errors as _compile_errors
+from snippets import scenario as _scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 TOUR = ROOT / "examples" / "language-tour"
 
 
-def _compile_errors(tmp_path: Path, text: str) -> list:
-    """The error diagnostics of ``text`` compiled as an extra script on Injustice."""
-    path = tmp_path / "snippet.cards"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(CompileError) as info:
-        compile_game("injustice", extra=[path])
-    return [d for d in info.value.diagnostics if d.severity == "error"]
 
 
-def _scenario(tmp_path: Path, text: str):
-    path = tmp_path / "t.scenario"
-    path.write_text(text, encoding="utf-8")
-    return run_scenario(path)
 
 
 @pytest.fixture(scope="module")

@@ -5,19 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardscript.dsl.harness.scenario import ScenarioResult, run_scenario
-
-HEAD = 'scenario "t"\nuses "injustice"\nplayers 2\n\n'
+from snippets import errors, run
 
 
-def run(tmp_path: Path, body: str) -> ScenarioResult:
-    path = tmp_path / "t.scenario"
-    path.write_text(HEAD + body)
-    return run_scenario(path)
 
-
-def errors(res: ScenarioResult) -> list[tuple[str, int, str]]:
-    return [(d.code, d.span.line if d.span else 0, d.message) for d in res.diagnostics if d.severity == "error"]
 
 
 def test_expect_offered_with_no_step_after_it_fails(tmp_path: Path) -> None:

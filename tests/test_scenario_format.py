@@ -5,20 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardscript.dsl.harness.scenario import ScenarioResult, run_scenario
+from cardscript.dsl.harness.scenario import run_scenario
+from snippets import errors, run
 
-HEAD = 'scenario "t"\nuses "injustice"\nplayers 2\n\n'
 LOOP = 'effect ping:\n  emit "ping"\nwhen "ping": ping\n\n'
 
 
-def run(tmp_path: Path, body: str) -> ScenarioResult:
-    path = tmp_path / "t.scenario"
-    path.write_text(HEAD + body)
-    return run_scenario(path)
-
-
-def errors(res: ScenarioResult) -> list[tuple[str, int, str]]:
-    return [(d.code, d.span.line if d.span else 0, d.message) for d in res.diagnostics if d.severity == "error"]
 
 
 # ---------------------------------------------------------------- 1. expect error CODE

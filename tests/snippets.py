@@ -1,0 +1,50 @@
+"""Helpers the tests share for small scripts written inline: compile one as an extra
+script on Injustice, run one as a scenario. (Imported as ``snippets``: pytest puts this
+folder on the path, as it has no ``__init__.py``.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardscript.dsl.diagnostics import CompileError
+from cardscript.dsl.front.pipeline import compile_game
+from cardscript.dsl.harness.scenario import ScenarioResult, run_scenario
+
+#: the head of an inline scenario on Injustice for 2 players
+HEAD = 'scenario "t"\nuses "injustice"\nplayers 2\n\n'
+
+
+def compile_snippet(tmp_path: Path, text: str) -> Any:
+    """``text`` compiled as an extra script on Injustice: the GameDefinition."""
+    path = tmp_path / "snippet.cards"
+    path.write_text(text, encoding="utf-8")
+    return compile_game("injustice", extra=[path])[0]
+
+
+def compile_errors(tmp_path: Path, text: str) -> list:
+    """The error diagnostics of ``text`` compiled as an extra script on Injustice."""
+    path = tmp_path / "snippet.cards"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CompileError) as info:
+        compile_game("injustice", extra=[path])
+    return [d for d in info.value.diagnostics if d.severity == "error"]
+
+
+def scenario(tmp_path: Path, text: str) -> ScenarioResult:
+    """``text`` (a whole scenario) run."""
+    path = tmp_path / "t.scenario"
+    path.write_text(text, encoding="utf-8")
+    return run_scenario(path)
+
+
+def run(tmp_path: Path, body: str) -> ScenarioResult:
+    """``body`` run as a scenario after :data:`HEAD`."""
+    return scenario(tmp_path, HEAD + body)
+
+
+def errors(res: ScenarioResult) -> list[tuple[str, int, str]]:
+    """A scenario's errors as (code, line, message)."""
+    return [(d.code, d.span.line if d.span else 0, d.message) for d in res.diagnostics if d.severity == "error"]
