@@ -27,11 +27,14 @@ def _interval(low: float | None, high: float | None) -> str:
 @click.option("--csv", "csv_file", type=click.Path(dir_okay=False), help="write the per-card table as CSV to FILE")
 @click.option("--json", "json_file", type=click.Path(dir_okay=False), help="write the whole report as JSON to FILE")
 @click.option("--top", type=click.IntRange(min=1), help="print only the N cards of largest |impact| (files get all)")
+@click.option("--html", "html_dir", type=click.Path(file_okay=False),
+              help="write the report with its plots as one self-contained page, DIR/index.html (needs matplotlib)")
 @guard
 def analyze(results: tuple[str, ...], action: str, csv_file: str | None, json_file: str | None,
-            top: int | None) -> None:
+            top: int | None, html_dir: str | None) -> None:
     """Per-card win-rate impact with 95 % intervals, seat advantage, game length,
-    scores, end reasons and co-operative outcomes, from 'simulate --out' files."""
+    scores, end reasons and co-operative outcomes, from 'simulate --out' files;
+    with --html, also a page of plots (docs/analyze.md#html)."""
     from cardscript.dsl.sim.analyze import analyze as make_report
     from cardscript.dsl.sim.analyze import card_csv
     from cardscript.dsl.sim.results import ResultsProblem, read_results
@@ -39,7 +42,9 @@ def analyze(results: tuple[str, ...], action: str, csv_file: str | None, json_fi
     for path, option in ((csv_file, "--csv"), (json_file, "--json")):
         if path:
             check_writable(path, option)
+    html_file = _html_target(html_dir) if html_dir else None
     rows: list[dict[str, Any]] = []
+    games: list[str] = []
     for path in results:
         try:
             header, by_seed, _ = read_results(path)
@@ -51,12 +56,50 @@ def analyze(results: tuple[str, ...], action: str, csv_file: str | None, json_fi
             raise click.BadParameter(f"{path}: not a results file of 'cardscript simulate --out'",
                                      param_hint="RESULTS")
         rows.extend(by_seed[s] for s in sorted(by_seed))
+        if str(header.get("game")) not in games:
+            games.append(str(header.get("game")))
     report = make_report(rows, action)
+    if html_file:
+        _write_html(html_file, report, games)
     if csv_file:
         write_atomic(csv_file, card_csv(report))
     if json_file:
         write_atomic(json_file, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     _print(report, top)
+
+
+def _html_target(folder: str) -> str:
+    """DIR/index.html, checked before any work: DIR is made if missing (its parent must exist).
+
+    Raises:
+        click.BadParameter: DIR is a file, or cannot be made or written (exit 2).
+    """
+    import os
+
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise click.BadParameter(f"{folder} is not a folder", param_hint="--html")
+    if not os.path.isdir(folder):
+        try:
+            os.mkdir(folder)
+        except OSError as exc:
+            raise click.BadParameter(f"cannot make the folder {folder}: {exc.strerror or exc}",
+                                     param_hint="--html") from None
+    target = os.path.join(folder, "index.html")
+    check_writable(target, "--html")
+    return target
+
+
+def _write_html(target: str, report: dict[str, Any], games: list[str]) -> None:
+    """The page, rendered whole in memory, then written by temp file and rename: a reader
+    never sees a half-written page."""
+    from cardscript.dsl.sim.htmlreport import MissingMatplotlib, page
+
+    try:
+        text = page(report, f"cardscript analyze: {', '.join(games)}, {report['games']:,} games")
+    except MissingMatplotlib as exc:
+        raise click.ClickException(str(exc)) from None
+    write_atomic(target, text)
+    click.echo(f"wrote {target}", err=True)
 
 
 def _print(report: dict[str, Any], top: int | None) -> None:

@@ -48,6 +48,11 @@ def _distribution(values: list[float]) -> dict[str, Any]:
             "q1": _r(q1, 2), "q3": _r(q3, 2), "min": min(values), "max": max(values)}
 
 
+def _counts(values: list[float]) -> list[list[float]]:
+    """``[value, how many]`` for each value, in increasing order: the histograms of the HTML report."""
+    return [[v, k] for v, k in sorted(Counter(values).items())]
+
+
 def _proportion(wins: float, n: float) -> dict[str, Any]:
     low, high = wilson(wins, n)
     return {"wins": _r(wins, 2), "n": n, "rate": _r(wins / n if n else None), "low": _r(low), "high": _r(high)}
@@ -74,7 +79,8 @@ def analyze(rows: Iterable[dict[str, Any]], action: str = "buy") -> dict[str, An
     Returns:
         The report: ``games``, ``failed``, ``methods``, ``cards`` (sorted by adjusted
         difference, largest first; cards never bought last), ``seats``, ``turns``,
-        ``scores``, ``end_reasons``, ``outcomes``.
+        ``scores``, ``histograms`` (``[value, count]`` pairs of turns and scores),
+        ``end_reasons``, ``outcomes``.
     """
     games = failed = 0
     cards: dict[str, _Card] = defaultdict(_Card)
@@ -142,6 +148,8 @@ def analyze(rows: Iterable[dict[str, Any]], action: str = "buy") -> dict[str, An
         "turns": _distribution(turns),
         "scores": {"score": _distribution(scores), "winning score": _distribution(winning),
                    "winning margin": _distribution(margins)},
+        "histograms": {"turns": _counts(turns), "score": _counts(scores), "winning score": _counts(winning),
+                       "winning margin": _counts(margins)},
         "end_reasons": [{"reason": r, "games": k, "share": _r(k / games)} for r, k in sorted(reasons.items())],
         "outcomes": [{"heroes": h, "outcome": o, **_proportion(k, sum(outcomes[h].values()))}
                      for h in sorted(outcomes) for o, k in sorted(outcomes[h].items())],
