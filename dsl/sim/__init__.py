@@ -8,4 +8,6 @@
   in seed order whatever the number of workers;
 * :mod:`~cardscript.dsl.sim.results` — the results file (``--out``, JSON lines;
   ``--resume``) and the summary of a batch's rows.
+* :mod:`~cardscript.dsl.sim.htmlreport` — ``analyze --html``: the report as one page of plots;
+* :mod:`~cardscript.dsl.sim.compare` — ``compare``: the same seeds under two versions, paired.
 """
