@@ -11,7 +11,9 @@ Exit codes: 0 clean, 1 diagnostics with errors (or a failed test/replay), 2 usag
 
 from __future__ import annotations
 
+import codecs
 import importlib
+import sys
 from typing import Any
 
 import click
@@ -53,9 +55,24 @@ class _LazyGroup(click.Group):
               help="neither read nor write the cache of parsed scripts (also CARDSCRIPT_CACHE=off; docs/cache.md)")
 def main(debug: bool, no_cache: bool) -> None:
     """cardscript: card games written as scripts — check, compile, play and test them."""
+    _tolerate_narrow_encodings()
     if no_cache:
         previous = cache.set_disk_cache(False)
         click.get_current_context().call_on_close(lambda: cache.set_disk_cache(previous))
+
+
+def _tolerate_narrow_encodings() -> None:
+    """On a terminal whose encoding cannot write every character of the output (for
+    example ``PYTHONIOENCODING=ascii``), print a '?' for the dashes, arrows and stars of
+    logs and tables rather than fail with an UnicodeEncodeError in the middle of a game."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        try:
+            wide = codecs.lookup(encoding).name.startswith("utf")
+        except LookupError:
+            wide = False
+        if not wide and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
 
 
 if __name__ == "__main__":  # pragma: no cover
