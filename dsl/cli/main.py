@@ -3,7 +3,7 @@
 This module holds the command group; the commands are in
 :mod:`cardscript.dsl.cli.authoring` (check, cards, variants, compile, new, fmt, render)
 and :mod:`cardscript.dsl.cli.playing` (play, simulate, test, replay), analyze in
-:mod:`cardscript.dsl.cli.analyzing`; their shared
+:mod:`cardscript.dsl.cli.analyzing`, the language server in :mod:`cardscript.dsl.cli.editing`; their shared
 helpers in :mod:`cardscript.dsl.cli.common`.
 
 Exit codes: 0 clean, 1 diagnostics with errors (or a failed test/replay), 2 usage error.
@@ -28,6 +28,7 @@ _COMMANDS = {
     "play": ("playing", "play"), "simulate": ("playing", "simulate"), "test": ("playing", "test"),
     "replay": ("playing", "replay"),
     "analyze": ("analyzing", "analyze"),
+    "lsp": ("editing", "lsp"),  # language server area (issue 15): imports pygls only when run
 }
 
 
