@@ -5,6 +5,8 @@ checks the saved file, and positions name the right card, effect or declaration.
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -129,3 +131,19 @@ def test_completion_offers_card_names_inside_a_string_only():
     assert {"card", "effect", "keyword", "zone", "counter", "attribute", "type", "label"} <= kinds
     attack = next(i for i in outside if i.label.startswith("attack {T"))
     assert attack.snippet and attack.insert == "attack ${1:T}:"
+
+
+def _run(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120,
+                          check=False)
+
+
+def test_check_does_not_import_pygls_and_lsp_without_it_is_a_usage_error():
+    done = _run("import sys, atexit\n"
+                "atexit.register(lambda: print('pygls' in sys.modules, file=sys.stderr))\n"
+                "from cardscript.dsl.cli import main\n"
+                "main(['check', 'cardscripts/injustice'])")
+    assert done.returncode == 0 and done.stderr.strip().splitlines()[-1] == "False", done.stderr
+    done = _run("import sys\nsys.modules['pygls'] = None\n"
+                "from cardscript.dsl.cli import main\nmain(['lsp'])")
+    assert done.returncode == 2 and "pip install 'cardscript[lsp]'" in done.stderr, done.stderr

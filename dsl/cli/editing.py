@@ -15,6 +15,6 @@ def lsp(stdio: bool) -> None:
     try:
         from cardscript.dsl.lsp.server import serve
     except ImportError as exc:  # pygls is the optional extra `cardscript[lsp]`
-        raise click.UsageError(f"the language server needs pygls ({exc.name} is missing): "
+        raise click.UsageError(f"the language server needs pygls ({exc.name or 'pygls'} is missing): "
                                "pip install 'cardscript[lsp]'") from None
     serve()

@@ -2,7 +2,7 @@
 
 The buffer's text stands for its file on disk (:func:`cardscript.dsl.files.overlay`), and
 the file is checked by :func:`cardscript.dsl.front.pipeline.check_paths`, so a card file of
-``cardscripts/injustice/`` is checked with the whole game, an expansion's script with its
+a game's folder is checked with the whole game, an expansion's script with its
 game and the rest of the expansion, a scenario against the game it uses: the same
 diagnostics (codes, messages, spans) as ``cardscript check FILE``. The edited script is
 built item by item (:mod:`cardscript.dsl.lsp.incremental`), and the other scripts come
