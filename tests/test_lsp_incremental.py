@@ -147,3 +147,14 @@ def test_check_does_not_import_pygls_and_lsp_without_it_is_a_usage_error():
     done = _run("import sys\nsys.modules['pygls'] = None\n"
                 "from cardscript.dsl.cli import main\nmain(['lsp'])")
     assert done.returncode == 2 and "pip install 'cardscript[lsp]'" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("script", ["examples/injustice-fan/keywords.rules", "cardscripts/injustice/variants/short.variant",
+                                    "examples/language-tour/scenarios/rules-trading-blows.scenario"])
+def test_expansions_variants_and_scenarios_are_checked_with_their_game(script: str):
+    path = REPO / script
+    text = read_text(path)
+    an = analyse(path, text)
+    assert "Sword and Shield" in an.symbols.cards  # the game's cards are in scope
+    broken = analyse(path, text + '\ncard "Bad": hero, cost 2\n  play: frobnicate 3\n')
+    assert [d.code for d in broken.diagnostics] == ["CS202"]

@@ -129,8 +129,15 @@ def _program(path: Path) -> Program | None:
             program = scenario_program(f, load_program(f, recover=True))
         else:
             program = load_program(f, recover=True)
+            folder = Path(os.path.realpath(f)).parent
+            if folder.name == "variants" and not _has_game(program):  # as check: with the game of its folder
+                program = load_program(resolve_game(str(folder.parent)), [f], recover=True)
         if not any(same_file(name, path) for name in program.sources):  # a card file the game does not use
             program = load_program(f, [path], recover=True)
         return program
     except (CompileError, FileProblem, OSError):
         return None
+
+
+def _has_game(program: Program) -> bool:
+    return any(i.kind == "game" for s in program.scripts for i in s.items if isinstance(i, A.Header))

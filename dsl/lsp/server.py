@@ -96,7 +96,11 @@ class CardscriptServer(LanguageServer):
         async def later() -> None:
             await asyncio.sleep(DEBOUNCE)
             self.pending.pop(uri, None)
-            self.check(uri)
+            try:
+                self.check(uri)
+            except Exception as exc:  # noqa: BLE001 - a compiler bug is shown, and the server goes on
+                self.window_show_message(T.ShowMessageParams(T.MessageType.Error,
+                                                             f"cardscript: internal error checking {uri}: {exc!r}"))
 
         self.pending[uri] = asyncio.ensure_future(later())
 
