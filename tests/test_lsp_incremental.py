@@ -149,7 +149,8 @@ def test_check_does_not_import_pygls_and_lsp_without_it_is_a_usage_error():
     assert done.returncode == 2 and "pip install 'cardscript[lsp]'" in done.stderr, done.stderr
 
 
-@pytest.mark.parametrize("script", ["examples/injustice-fan/keywords.rules", "cardscripts/injustice/variants/short.variant",
+@pytest.mark.parametrize("script", ["examples/injustice-fan/keywords.rules",
+                                    "cardscripts/injustice/variants/short.variant",
                                     "examples/language-tour/scenarios/rules-trading-blows.scenario"])
 def test_expansions_variants_and_scenarios_are_checked_with_their_game(script: str):
     path = REPO / script
