@@ -69,6 +69,7 @@ TARGETS = {
     "check-warm": ("max_s", 0.5, "<= 0.5 s"),
     "check-cold": ("max_s", 1.5, "<= 1.5 s"),
     "snapshot-4p": ("max_us", 50, "<= 50 µs"),
+    "lsp-recheck": ("max_s", 0.2, "<= 0.2 s"),  # language server area (issue 15)
 }
 
 console = Console()
@@ -253,6 +254,17 @@ def main(argv: list[str] | None = None) -> int:
     got = attempt(f"processes: cardscript check cardscripts × {check_runs}", lambda: W.process_rows(check_runs))
     if got:
         rows.extend(got)
+
+    def lsp_row() -> W.Row:  # language server area (issue 15): bench/lsp_recheck.py
+        import lsp_recheck
+
+        m = lsp_recheck.measure(5 if quick else 20)
+        return W.Row("lsp-recheck", f"LSP re-check of {m['file']} after an edit", "run", seconds=float(m["median_s"]),
+                     games=int(m["edits"]), note=f"slowest {float(m['max_s']) * 1e3:.0f} ms")
+
+    row = attempt("language server: re-check after an edit", lsp_row)
+    if row:
+        rows.append(row)
 
     mismatches = attempt("golden log hashes (a sample)", lambda: W.golden_mismatches(W.GOLDEN_SAMPLE))
     if mismatches is not None:

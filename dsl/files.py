@@ -20,6 +20,7 @@ so a link loop cannot make them run forever.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
@@ -151,12 +152,42 @@ def decode(data: bytes, name: str) -> str:
 
 def read_text(path: str | Path, roots: Iterable[Path] | None = None, limit: int = MAX_SCRIPT_BYTES,
               shown: str | None = None) -> str:
-    """The normalised UTF-8 text of a file read by :func:`read_bytes` (same arguments).
+    """The normalised UTF-8 text of a file read by :func:`read_bytes` (same arguments); an
+    editor's unsaved text of the file instead, inside :func:`overlay`.
 
     Raises:
         FileProblem: as :func:`read_bytes`, and CS001 when the file is not UTF-8.
     """
-    return decode(read_bytes(path, roots, limit, shown), shown or str(path))
+    data = read_bytes(path, roots, limit, shown)  # the checks hold for an unsaved text too
+    if _OVERLAY:
+        text = _OVERLAY.get(os.path.realpath(path))
+        if text is not None:
+            if len(text.encode("utf-8", "surrogatepass")) > limit:
+                raise _too_big(shown or str(path), limit)
+            return normalise(text)
+    return decode(data, shown or str(path))
+
+
+# language server area (issue 15): an editor's unsaved buffers stand for their files
+_OVERLAY: dict[str, str] = {}
+
+
+@contextlib.contextmanager
+def overlay(texts: dict[str, str]) -> Iterator[None]:
+    """Within the block, :func:`read_text` of a file (by its resolved path) gives the text
+    given here instead of the file's: the language server checks an unsaved buffer in the
+    program of its game. Not re-entrant across threads (the server checks on one thread).
+
+    Args:
+        texts: file path -> its text (paths are resolved here).
+    """
+    saved = dict(_OVERLAY)
+    _OVERLAY.update({os.path.realpath(k): v for k, v in texts.items()})
+    try:
+        yield
+    finally:
+        _OVERLAY.clear()
+        _OVERLAY.update(saved)
 
 
 def walk(folder: Path, suffixes: tuple[str, ...]) -> Iterator[Path]:

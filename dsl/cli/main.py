@@ -3,7 +3,8 @@
 This module holds the command group; the commands are in
 :mod:`cardscript.dsl.cli.authoring` (check, cards, variants, compile, new, fmt, render)
 and :mod:`cardscript.dsl.cli.playing` (play, simulate, test, replay), analyze in
-:mod:`cardscript.dsl.cli.analyzing`, compare in :mod:`cardscript.dsl.cli.comparing`; their shared
+:mod:`cardscript.dsl.cli.analyzing`, compare in :mod:`cardscript.dsl.cli.comparing`, the language server in
+:mod:`cardscript.dsl.cli.editing`; their shared
 helpers in :mod:`cardscript.dsl.cli.common`.
 
 Exit codes: 0 clean, 1 diagnostics with errors (or a failed test/replay), 2 usage error.
@@ -31,6 +32,7 @@ _COMMANDS = {
     "replay": ("playing", "replay"),
     "analyze": ("analyzing", "analyze"),
     "compare": ("comparing", "compare"),
+    "lsp": ("editing", "lsp"),  # language server area (issue 15): imports pygls only when run
 }
 
 

@@ -70,6 +70,15 @@ def build_cached(text: str, name: str) -> A.Script:
     return script
 
 
+def remember(text: str, name: str, script: A.Script) -> None:
+    """Hold ``script`` as the AST of ``text`` in this process (not on disk), so that
+    :func:`build_cached` returns it: the language server builds an edited script item by item
+    (:mod:`cardscript.dsl.lsp.incremental`, the same AST) and the loader then finds it here."""
+    if len(_AST_CACHE) > 512:
+        _AST_CACHE.clear()
+    _AST_CACHE[(name, text)] = script
+
+
 def build(text: str, name: str) -> A.Script:
     """:func:`cardscript.dsl.front.build.build`, imported on a miss only: the builder imports
     the parser and Lark, which a run served from the cache never needs.

@@ -47,6 +47,12 @@ class ScenarioFailed(Exception):
 
 
 class ScenarioItem(pytest.Item):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # No fixtures, as a doctest item has none; pytest-lsp's hook wrapper (in the test extra
+        # for tests/test_lsp.py) fails every item that lacks this attribute.
+        self.funcargs: dict[str, object] = {}
+
     def runtest(self) -> None:
         from cardscript.dsl.harness.scenario import run_scenario
 
