@@ -19,7 +19,6 @@ from cardscript.dsl.cli.common import (
     compile_with_options,
     debug_requested,
     guard,
-    print_diags,
     variant_option,
     write_atomic,
 )
@@ -295,10 +294,12 @@ def _games_tables(console: Any, d: Any, games: int, summary: dict[str, Any], rea
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("-v", "--verbose", is_flag=True,
               help="print a failing scenario's game log, each entry with the script line that caused it")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="run the scenarios on N processes; the output is the same for any number")
 @guard
-def test(paths: tuple[str, ...], fmt: str, verbose: bool = False) -> None:
+def test(paths: tuple[str, ...], fmt: str, verbose: bool = False, jobs: int = 1) -> None:
     """Run scenario files (.scenario) under PATHS."""
-    from cardscript.dsl.harness.scenario import run_scenario
+    from cardscript.dsl.cli.scenarios import run_scenarios
 
     files: list[Path] = []
     for raw in paths:
@@ -314,30 +315,16 @@ def test(paths: tuple[str, ...], fmt: str, verbose: bool = False) -> None:
         raise click.UsageError("no .scenario files found")
     failed = internal = 0
     report = []
-    for f in files:
-        res = run_scenario(f, trace=verbose)
-        report.append({"file": str(f), "name": res.name, "passed": res.passed,
-                       "diagnostics": [d.to_json() for d in res.diagnostics]})
-        if verbose and not res.passed:
-            report[-1]["log"] = res.log
-        if not res.passed:
+    for out in run_scenarios(files, fmt == "text", verbose, jobs):
+        report.append(out["entry"])
+        if not out["passed"]:
             failed += 1
-        if res.internal:  # a bug in cardscript (CS900): the run goes on, the exit code is 3
+        if out["internal"]:  # a bug in cardscript (CS900): the run goes on, the exit code is 3
             internal += 1
             if debug_requested():
-                click.echo(terminal(res.internal, keep="\n"), err=True, nl=False)
-        if fmt == "text":
-            mark = "PASS" if res.passed else "FAIL"
-            click.echo(terminal(f"{mark}  {res.name}  ({f})"))
-            if not res.passed:
-                print_diags(res.diagnostics, res.sources, err=False)
-                if verbose and res.definition is not None:
-                    from cardscript.dsl.cli.logfmt import traced_lines
-
-                    click.echo(f"game log after the setup (its {res.setup_entries} entries left out), each line with "
-                               "the script line whose statement logged it:")
-                    for line in traced_lines(res.log[res.setup_entries:], res.definition):
-                        click.echo(line)
+                click.echo(terminal(out["internal"], keep="\n"), err=True, nl=False)
+        for line in out["text"]:
+            click.echo(line)
     if fmt == "json":
         click.echo(json.dumps(report, indent=2))
     else:
