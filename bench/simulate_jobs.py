@@ -72,6 +72,9 @@ def run(a: argparse.Namespace, spec: BatchSpec, scheduler: object) -> None:
             print(f"  --jobs {jobs}: {seconds:.2f} s wall, CPU {own:.2f} s here + {children:.2f} s in the workers")
     print(f"{a.games} {a.game} games: --jobs 1 {best[1]:.2f} s, --jobs {a.jobs} {best[a.jobs]:.2f} s "
           f"(best of {a.repeat}): {best[1] / best[a.jobs]:.2f}x; load average after: {os.getloadavg()[0]:.2f}")
+    if scheduler is not None:  # a cluster's workers are not this process's children: their CPU is not seen
+        print(f"CPU here (the dask client, and a LocalCluster's scheduler): {cpu[a.jobs]:.2f} s")
+        return
     # What idle cores would give: the work spread over the workers, none of it waiting for a core.
     print(f"CPU: --jobs 1 {cpu[1]:.2f} s, --jobs {a.jobs} {cpu[a.jobs]:.2f} s in all (worker start-up included); "
           f"on {a.jobs} idle cores at most {cpu[1] / (cpu[a.jobs] / a.jobs):.2f}x")
