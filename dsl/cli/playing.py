@@ -19,7 +19,6 @@ from cardscript.dsl.cli.common import (
     compile_with_options,
     debug_requested,
     guard,
-    print_diags,
     variant_option,
     write_atomic,
 )
@@ -154,12 +153,15 @@ def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
 @click.option("--resume", is_flag=True, help="continue the run of --out FILE: play only the seeds not in it yet")
 @click.option("--keep-going", is_flag=True,
               help="record a game that fails (CS401, an internal error) and play the others; exit 1 at the end")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="play on a dask cluster: its scheduler's tcp://HOST:PORT, or 'local' to start one of --jobs "
+                   "workers here (needs cardscript[cluster]; docs/scale.md)")
 @click.option("--with", "with_paths", multiple=True, metavar="PATH", help="add an expansion; repeatable")
 @variant_option
 @guard
 def simulate(game: str, games: int, players: int | None, seed: int, bots: str, as_json: bool, jobs: int | None,
              out_file: str | None, resume: bool, keep_going: bool, with_paths: tuple[str, ...],
-             variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
+             variants: tuple[str, ...], mixes: tuple[str, ...], scheduler: str | None = None) -> None:
     """Play many games with bots and summarise wins, lengths and end reasons.
 
     A game that fails stops the batch with its seed and the 'cardscript play' command
@@ -169,6 +171,7 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
     from rich.console import Console
 
     from cardscript.dsl.cli.batch import print_failed, progress_bar, report_failure
+    from cardscript.dsl.sim.cluster import ClusterProblem
     from cardscript.dsl.sim.pool import WorkerDied, default_jobs, play_seeds
     from cardscript.dsl.sim.results import ResultsProblem, open_results, run_header
     from cardscript.dsl.sim.spec import BatchSpec
@@ -178,6 +181,8 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
         raise click.BadParameter("--resume continues the run of --out FILE: give --out", param_hint="--resume")
     if out_file is not None and (out_file == "-" or not out_file):
         raise click.BadParameter("give the path of a file", param_hint="--out")
+    if scheduler is not None and not scheduler.strip():
+        raise click.BadParameter("give a scheduler's address (tcp://HOST:PORT) or 'local'", param_hint="--scheduler")
     if out_file:
         check_writable(out_file, "--out")
     d, _, program = compile_with_options(game, with_paths, variants, mixes)
@@ -200,7 +205,7 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
     with progress_bar(disable=as_json) as progress, closing(writer or _Nothing()):
         task = progress.add_task(f"simulating {games} games", total=games)
         todo = [s for s in seeds if s not in existing]
-        with closing(play_seeds(spec, d, todo, jobs or default_jobs())) as fresh:
+        with closing(play_seeds(spec, d, todo, jobs or default_jobs(), scheduler)) as fresh:
             try:
                 for s in seeds:
                     row = existing.get(s) or next(fresh)
@@ -212,7 +217,7 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
                         writer.write(row)
                     tally.add(row)
                     progress.advance(task)
-            except WorkerDied as exc:
+            except (WorkerDied, ClusterProblem) as exc:
                 raise click.ClickException(str(exc)) from None
     summary = tally.summary(d.name, list(variants), names, time.perf_counter() - t0)
     code = 0 if not tally.failed else 3 if any(f["error"] == "internal" for f in tally.failed) else 1
@@ -289,10 +294,12 @@ def _games_tables(console: Any, d: Any, games: int, summary: dict[str, Any], rea
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("-v", "--verbose", is_flag=True,
               help="print a failing scenario's game log, each entry with the script line that caused it")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="run the scenarios on N processes; the output is the same for any number")
 @guard
-def test(paths: tuple[str, ...], fmt: str, verbose: bool = False) -> None:
+def test(paths: tuple[str, ...], fmt: str, verbose: bool = False, jobs: int = 1) -> None:
     """Run scenario files (.scenario) under PATHS."""
-    from cardscript.dsl.harness.scenario import run_scenario
+    from cardscript.dsl.cli.scenarios import run_scenarios
 
     files: list[Path] = []
     for raw in paths:
@@ -308,30 +315,16 @@ def test(paths: tuple[str, ...], fmt: str, verbose: bool = False) -> None:
         raise click.UsageError("no .scenario files found")
     failed = internal = 0
     report = []
-    for f in files:
-        res = run_scenario(f, trace=verbose)
-        report.append({"file": str(f), "name": res.name, "passed": res.passed,
-                       "diagnostics": [d.to_json() for d in res.diagnostics]})
-        if verbose and not res.passed:
-            report[-1]["log"] = res.log
-        if not res.passed:
+    for out in run_scenarios(files, fmt == "text", verbose, jobs):
+        report.append(out["entry"])
+        if not out["passed"]:
             failed += 1
-        if res.internal:  # a bug in cardscript (CS900): the run goes on, the exit code is 3
+        if out["internal"]:  # a bug in cardscript (CS900): the run goes on, the exit code is 3
             internal += 1
             if debug_requested():
-                click.echo(terminal(res.internal, keep="\n"), err=True, nl=False)
-        if fmt == "text":
-            mark = "PASS" if res.passed else "FAIL"
-            click.echo(terminal(f"{mark}  {res.name}  ({f})"))
-            if not res.passed:
-                print_diags(res.diagnostics, res.sources, err=False)
-                if verbose and res.definition is not None:
-                    from cardscript.dsl.cli.logfmt import traced_lines
-
-                    click.echo(f"game log after the setup (its {res.setup_entries} entries left out), each line with "
-                               "the script line whose statement logged it:")
-                    for line in traced_lines(res.log[res.setup_entries:], res.definition):
-                        click.echo(line)
+                click.echo(terminal(out["internal"], keep="\n"), err=True, nl=False)
+        for line in out["text"]:
+            click.echo(line)
     if fmt == "json":
         click.echo(json.dumps(report, indent=2))
     else:

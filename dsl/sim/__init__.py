@@ -6,6 +6,8 @@
   card counts, or the failure);
 * :mod:`~cardscript.dsl.sim.pool` — the games of a batch on a pool of worker processes,
   in seed order whatever the number of workers;
+* :mod:`~cardscript.dsl.sim.cluster` — the same on a dask.distributed cluster
+  (``--scheduler``, the extra ``cardscript[cluster]``);
 * :mod:`~cardscript.dsl.sim.results` — the results file (``--out``, JSON lines;
   ``--resume``) and the summary of a batch's rows.
 * :mod:`~cardscript.dsl.sim.htmlreport` — ``analyze --html``: the report as one page of plots;

@@ -4,9 +4,11 @@
 A worker receives the batch as JSON text (:meth:`BatchSpec.to_json`) once, when it
 starts, and compiles the game itself (from the parse cache, like any command): nothing
 loaded from disk is ever pickled. It then receives runs of seeds and sends back each
-game's row as JSON text. The rows are handed on in seed order, whatever the number of
-workers and whichever finishes first, so everything computed from them is the same
-for ``--jobs 1`` and ``--jobs 8`` (docs/scale.md).
+game's row as JSON text. This process plays games too, while it waits: ``--jobs N``
+is this process and N - 1 workers. The rows are handed on in seed order, whatever the
+number of workers and whichever finishes first, so everything computed from them is the
+same for ``--jobs 1`` and ``--jobs 8`` (docs/scale.md). The same rows come from a dask
+cluster through :mod:`cardscript.dsl.sim.cluster`.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
-from collections import deque
 from collections.abc import Generator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -42,8 +43,8 @@ def default_jobs() -> int:
 
 
 def workers_for(games: int, jobs: int) -> int:
-    """How many worker processes ``games`` games get with ``--jobs jobs``: at most
-    ``jobs``, and at least :data:`MIN_GAMES_PER_WORKER` games each; 1 means no pool."""
+    """How many processes, this one included, play ``games`` games with ``--jobs jobs``:
+    at most ``jobs``, and at least :data:`MIN_GAMES_PER_WORKER` games each; 1 means no pool."""
     return max(1, min(jobs, games // MIN_GAMES_PER_WORKER))
 
 
@@ -59,43 +60,82 @@ def _play_run(seeds: list[int]) -> list[str]:
     return [json.dumps(play_seed(d, spec, s), sort_keys=True) for s in seeds]
 
 
-def play_seeds(spec: BatchSpec, d: GameDefinition, seeds: Sequence[int],
-               jobs: int) -> Generator[dict[str, Any], None, None]:
-    """Play the games of ``seeds`` and yield their rows in the order of ``seeds``.
+def runs_of(seeds: Sequence[int], processes: int) -> list[list[int]]:
+    """``seeds`` cut into runs, one task each, in order: long runs first, shorter ones
+    towards the end (guided scheduling: each run a quarter of an even share of what is
+    left, 2 to 50 games), so that the processes finish close together and a run's
+    answer, one message, carries many games."""
+    runs, i = [], 0
+    while i < len(seeds):
+        size = max(2, min(50, -(-(len(seeds) - i) // (processes * 4))))
+        runs.append(list(seeds[i:i + size]))
+        i += size
+    return runs
+
+
+def play_seeds(spec: BatchSpec, d: GameDefinition, seeds: Sequence[int], jobs: int,
+               scheduler: Any = None) -> Generator[dict[str, Any], None, None]:
+    """Play the games of ``seeds`` and yield their rows in the order of ``seeds``, on any
+    backend: this process, a pool of processes, or a dask cluster. The rows are the same
+    whichever (each game is the game of its seed), so callers (simulate, compare, a
+    ladder) compute the same results from them.
 
     Args:
         spec: the batch; a worker compiles the game from it.
-        d: the game, compiled here: played in this process when one worker is enough
-            (:func:`workers_for`).
+        d: the game, compiled here: this process plays games too.
         seeds: the games to play, one seed each.
-        jobs: the most worker processes to use.
+        jobs: the most processes to use, this one included (``--jobs``): this process
+            and ``jobs - 1`` workers; with a ``scheduler`` started here (``"local"``),
+            the number of its workers.
+        scheduler: None for this machine's processes; a dask scheduler's address
+            (``tcp://host:port``), ``"local"`` (a LocalCluster of ``jobs`` workers) or a
+            :class:`~cardscript.dsl.sim.cluster.Cluster` already open, to play on dask
+            (:func:`cardscript.dsl.sim.cluster.play_on_cluster`; needs ``cardscript[cluster]``).
 
     A failing game is a row (``"t": "failed"``), never an exception. Closing the iterator
     early (a batch stopped by a failure) cancels the games not started yet.
 
     Raises:
         WorkerDied: a worker process ended abruptly; the rows yielded before are sound.
+        ClusterProblem: (with ``scheduler``) dask is not installed, the scheduler cannot
+            be reached, or its workers cannot play the batch.
     """
+    if scheduler is not None:
+        from cardscript.dsl.sim.cluster import play_on_cluster
+
+        yield from play_on_cluster(spec, d, seeds, jobs, scheduler)
+        return
     workers = workers_for(len(seeds), jobs)
     if workers == 1:
         for s in seeds:
             yield play_seed(d, spec, s)
         return
-    size = max(1, min(50, len(seeds) // (workers * 8)))  # small runs: an even spread, a smooth progress bar
-    runs = (list(seeds[i:i + size]) for i in range(0, len(seeds), size))
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init,
+    runs = runs_of(seeds, workers)
+    pool = ProcessPoolExecutor(workers - 1, mp_context=multiprocessing.get_context("spawn"), initializer=_init,
                                initargs=(spec.to_json(),))
     # Every run is submitted at once: a worker never waits for the parent to hand on the
     # rows of a slower run ahead of its own (the results wait, in seed order, instead).
-    pending: deque[Future[list[str]]] = deque(pool.submit(_play_run, run) for run in runs)
+    pending: list[Future[list[str]]] = [pool.submit(_play_run, run) for run in runs]
+    mine: dict[int, list[dict[str, Any]]] = {}  # runs this process took back and played
     try:
-        while pending:
+        for i in range(len(runs)):
+            # While the next run is not ready this process plays too: it takes back the
+            # first run no worker has started (its rows are close to be handed on, so few
+            # wait in memory), and it needs no start-up, having compiled the game already.
+            while i not in mine and not pending[i].done():
+                j = next((j for j in range(i, len(runs)) if j not in mine and pending[j].cancel()), None)
+                if j is None:
+                    break
+                mine[j] = [play_seed(d, spec, s) for s in runs[j]]
+            if i in mine:
+                yield from mine.pop(i)
+                continue
             try:
-                rows = pending.popleft().result()
+                texts = pending[i].result()
             except BrokenProcessPool as exc:
                 raise WorkerDied("a worker process ended abruptly (killed, or out of memory?); "
                                  "play the batch again, with fewer --jobs") from exc
-            for text in rows:
+            for text in texts:
                 yield json.loads(text)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
