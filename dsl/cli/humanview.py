@@ -90,6 +90,9 @@ class Screen:
 
     def say(self, text: str, style: str = "") -> None:
         """One line of text (script names already made safe), in ``style`` on a terminal."""
+        if not self.tty:  # plain text needs no layout engine (and piped games stay quick)
+            self.out.write(text + "\n")
+            return
         self.console.print(f"[{style}]{escape(text)}[/]" if style else escape(text), soft_wrap=True)
 
     def decision(self, view: Any, d: Any, events: Sequence[dict[str, Any]]) -> None:
@@ -99,7 +102,10 @@ class Screen:
         seat = d.player
         title = f"{self.info.game} · turn {view.turn} · P{view.active + 1}'s turn" if view.turn else \
             f"{self.info.game} · setup"
-        self.console.rule(f"[bold]{escape(terminal(title))}[/]" if self.tty else escape(terminal(title)))
+        if self.tty:
+            self.console.rule(f"[bold]{escape(terminal(title))}[/]")
+        else:
+            self.say(f"── {terminal(title)} " + "─" * max(3, 60 - len(title)))
         self.recent(events, seat)
         self.table(view, seat)
         self.menu(d)
@@ -176,8 +182,10 @@ class Screen:
                 foes.append((name, text))
         for group in (common, foes, mine):
             for name, text in group:
-                self.console.print(f"[bold]{escape(terminal(name))}:[/] {escape(text)}" if self.tty else
-                                   escape(f"{terminal(name)}: {text}"), soft_wrap=True)
+                if self.tty:
+                    self.console.print(f"[bold]{escape(terminal(name))}:[/] {escape(text)}", soft_wrap=True)
+                else:
+                    self.say(f"{terminal(name)}: {text}")
 
     def menu(self, d: Any) -> None:
         """The numbered options, each card's rules text under it."""
