@@ -18,6 +18,8 @@ from typing import IO, Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
+from rich.text import Text
 
 from cardscript.dsl.cli.logfmt import format_entry
 from cardscript.dsl.textsafe import terminal
@@ -73,7 +75,8 @@ def table_info(definition: Any, program: Any) -> TableInfo:
 
     cards: dict[str, CardText] = {}
     for c in render_program(program):
-        attrs = ", ".join(f"{k} {v}" for k, v in c.attributes.items())
+        # an attribute left at nothing (0, "") is the card's silence, as on a printed card
+        attrs = ", ".join(f"{k} {v}" for k, v in c.attributes.items() if v not in (0, ""))
         header = " · ".join(p for p in (", ".join(c.types), attrs) if p)
         cards[c.name] = CardText(c.name, header, c.text)
     return TableInfo(definition.name, cards, frozenset(definition.quiet_events) | {"play"})
@@ -94,6 +97,13 @@ class Screen:
             self.out.write(text + "\n")
             return
         self.console.print(f"[{style}]{escape(text)}[/]" if style else escape(text), soft_wrap=True)
+
+    def wrapped(self, text: str, indent: int, style: str = "") -> None:
+        """A paragraph indented by ``indent``: wrapped to the terminal's width, one line when plain."""
+        if not self.tty:
+            self.out.write(" " * indent + text + "\n")
+            return
+        self.console.print(Padding(Text(text, style=style), (0, 0, 0, indent)))
 
     def decision(self, view: Any, d: Any, events: Sequence[dict[str, Any]]) -> None:
         """The whole screen before a decision: the table, the recent events, the menu."""
@@ -195,12 +205,16 @@ class Screen:
         labels = d.labels
         options = d.options
         width = len(str(len(labels)))
+        shown: set[str] = set()  # a card's text once per menu (a hand of four alike reads once)
         for i, label in enumerate(labels):
             self.say(f"  {i + 1:>{width}}. {terminal(label)}", "cyan")
             card = _option_card(d.kind, options[i])
             found = self.info.cards.get(card) if card else None
-            if found is not None and found.text:
-                self.say(f"  {'':>{width}}   {terminal(found.text)}", "dim")
+            if found is not None and card not in shown:
+                shown.add(found.name)
+                about = " — ".join(p for p in (found.header, found.text) if p)
+                if about:
+                    self.wrapped(terminal(about), width + 6, "dim")
         self.say("(a number · ?NAME shows a card · log · undo · save FILE · help)", "dim")
 
     def card(self, c: CardText) -> None:
@@ -208,7 +222,7 @@ class Screen:
         self.say(terminal(c.name), "bold")
         if c.header:
             self.say(f"  {terminal(c.header)}", "dim")
-        self.say(f"  {terminal(c.text) or '(no rules text)'}")
+        self.wrapped(terminal(c.text) or "(no rules text)", 2)
 
 
 def _zone_text(cards: tuple[str | None, ...]) -> str | None:
