@@ -234,3 +234,30 @@ def test_the_human_seat_never_gets_the_game(definition: GameDefinition, info: An
 def test_the_input_ending_raises_quit_through_the_api(definition: GameDefinition, info: Any) -> None:
     with pytest.raises(Quit):
         _play(definition, ["1", "1"], info)
+
+
+class _Responder(io.StringIO):
+    """Answers each prompt by reading the screen drawn so far: "1", except at the first
+    "choose up to 2" decision (of two dice), where it first picks three options, then two."""
+
+    def __init__(self, screen: io.StringIO):
+        super().__init__()
+        self.screen, self.step = screen, 0
+
+    def readline(self, size: int | None = -1) -> str:
+        asking = [line for line in self.screen.getvalue().splitlines() if line.startswith("P1, ")][-1]
+        if "choose up to 2" in asking and self.step < 2:
+            self.step += 1
+            return "1 2 3\n" if self.step == 1 else "2,1\n"
+        return "1\n"
+
+
+def test_a_multi_pick_in_a_real_game_takes_two_after_a_bad_pick() -> None:
+    d = cardscript.compile_game("hero-dice-batman")
+    screen = io.StringIO()
+    h = HumanAgent(_Responder(screen), screen, game="hero-dice-batman", tty=False)
+    cardscript.play_game(d, players=2, seed=5, agents=[h, "greedy"])
+    text = screen.getvalue()
+    assert h.input.step == 2  # type: ignore[attr-defined]
+    assert "P1 > 1 2 3\nthere is no option 3: the options are 1 to 2\nP1 > 2,1\n" in text
+    assert [0, 1] in [picks for _, picks in h.session.answers]
