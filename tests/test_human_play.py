@@ -261,3 +261,11 @@ def test_a_multi_pick_in_a_real_game_takes_two_after_a_bad_pick() -> None:
     assert h.input.step == 2  # type: ignore[attr-defined]
     assert "P1 > 1 2 3\nthere is no option 3: the options are 1 to 2\nP1 > 2,1\n" in text
     assert [0, 1] in [picks for _, picks in h.session.answers]
+
+
+def test_a_human_game_logged_with_log_replays_identically(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    run = CliRunner().invoke(main, [*GAME, "--human", "1", "--log", str(log)], input="1\n" * ANSWERS)
+    assert run.exit_code == 0, run.output
+    replay = CliRunner().invoke(main, ["replay", str(log)])
+    assert replay.exit_code == 0 and "replay identical" in replay.output
