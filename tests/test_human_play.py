@@ -92,6 +92,7 @@ def test_undo_plays_on_as_if_the_answer_taken_back_was_never_given(definition: G
     undone, h = _play(definition, ["1", "5", "undo", "1"] + ["1"] * ANSWERS, info)
     other, _ = _play(definition, ["1", "5"] + ["1"] * ANSWERS, info)
     assert "taking back your last choice" in h.output.getvalue()
+    assert "Your last choice was taken back: choose again." in h.output.getvalue()
     assert undone.log == plain.log
     assert other.log != plain.log  # the answer undone did change the game: the test can fail
     assert [a for _, a in h.session.answers] == [[0]] * len(h.session.answers)
@@ -116,6 +117,7 @@ def test_save_then_resume_finishes_as_the_uninterrupted_game(tmp_path: Path) -> 
     assert data["seed"] == 3 and data["humans"] == [1] and len(data["answers"]) == 40
     resumed = CliRunner().invoke(main, ["play", "--resume", str(save)], input="1\n" * ANSWERS)
     assert resumed.exit_code == 0, resumed.output
+    assert f"Resumed {save}: 40 saved answers replayed." in resumed.output
     assert _scores(resumed.stdout) == _scores(whole.stdout)
 
 

@@ -50,6 +50,7 @@ def test_a_whole_game_in_a_terminal_with_undo_and_save_resume(tmp_path: Path) ->
     child.expect(PROMPT)
     child.sendline("undo")
     child.expect("taking back your last choice")
+    child.expect("Your last choice was taken back: choose again")
     assert _answer_ones(child, until=20) == 20
     child.expect(PROMPT)
     child.sendline("?Heavy Punch")
@@ -66,6 +67,7 @@ def test_a_whole_game_in_a_terminal_with_undo_and_save_resume(tmp_path: Path) ->
     assert "Traceback" not in (child.before or "")
 
     resumed = _spawn(["play", "--resume", str(save)])
+    resumed.expect("saved answers replayed")
     _answer_ones(resumed)
     resumed.expect(pexpect.EOF)
     resumed.close()

@@ -64,6 +64,7 @@ class Session:
         self.answers: list[tuple[int, list[int]]] = [(s, list(a)) for s, a in answers]
         self.cursor = 0  # answers replayed so far in the current run of the game
         self.driven = False  # played by play_human, which replays the game on undo
+        self.notice = ""  # said once, under the next screen drawn (after an undo, a resume)
 
     def rewind(self) -> None:
         """A new run of the game starts: every recorded answer is to be replayed."""
@@ -160,6 +161,9 @@ class HumanAgent(Agent):
         if picks is not None:
             return picks
         self.screen.decision(view, decision, self.events)
+        if self.session.notice:
+            self.screen.say(self.session.notice, "yellow")
+            self.session.notice = ""
         while True:
             line = self._read(decision)
             result = self._answer(line, view, decision)
@@ -206,6 +210,7 @@ class HumanAgent(Agent):
                 self.screen.say("undo needs a game played by play_human or 'cardscript play --human'", "red")
             elif self.session.take_back(self.seat):
                 self.screen.say("taking back your last choice…", "yellow")
+                self.session.notice = "Your last choice was taken back: choose again."
                 raise Undo()
             else:
                 self.screen.say("nothing to undo: you have not chosen anything yet", "red")

@@ -114,6 +114,8 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
               "variants": [_source_path(v) for v in variants], "mix": list(mixes), "players": n, "seed": seed,
               "bots": bots, "humans": sorted(humans), "scripts": fingerprint(program.sources)}
     session = Session(source, answers)
+    if resume:
+        session.notice = f"Resumed {resume}: {len(answers)} saved answers replayed."
     try:
         result = play_human(d, agents, seed, session=session)
     except Quit:

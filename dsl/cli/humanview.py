@@ -226,7 +226,7 @@ class Screen:
 
 
 def _zone_text(cards: tuple[str | None, ...]) -> str | None:
-    """A zone's cards in a line ("Light Punch x3, Heavy Punch"), or None to leave it out
+    """A zone's cards in a line ("Card A x3, Card B"), or None to leave it out
     (empty, or nothing in it this seat may see: its size is in the table)."""
     seen = [c for c in cards if c is not None]
     if not seen:
