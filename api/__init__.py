@@ -31,6 +31,7 @@ __all__ = [
     "Diagnostic",
     "GameDefinition",
     "GreedyAgent",
+    "HumanAgent",
     "InvalidDecision",
     "Observation",
     "RandomAgent",
@@ -42,6 +43,7 @@ __all__ = [
     "compile_game",
     "play_game",
     "play_games",
+    "play_human",
     "render_diagnostic",
     "run_scenarios",
     "scenario_files",
@@ -67,6 +69,8 @@ _WHERE = {
     "CheckReport": "cardscript.dsl.front.pipeline",
     "ScenarioResult": "cardscript.dsl.harness.scenario",
     "GreedyAgent": "cardscript.runtime.agents",
+    "HumanAgent": "cardscript.dsl.cli.human",  # issue 15: human play
+    "play_human": "cardscript.dsl.cli.humanplay",
     "RandomAgent": "cardscript.runtime.agents",
     "GameDefinition": "cardscript.runtime.definition",
     "Agent": "cardscript.runtime.decision",
@@ -88,6 +92,8 @@ if TYPE_CHECKING:
         play_games,
         run_scenarios,
     )
+    from cardscript.dsl.cli.human import HumanAgent
+    from cardscript.dsl.cli.humanplay import play_human
     from cardscript.dsl.diagnostics import CompileError, Diagnostic, Span
     from cardscript.dsl.diagnostics import render as render_diagnostic
     from cardscript.dsl.front.pipeline import CheckReport

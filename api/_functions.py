@@ -20,6 +20,7 @@ game starts.
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from os import PathLike
@@ -167,9 +168,17 @@ def play_game(definition: GameDefinition, *, players: int | None = None,
             for two seats, a player count outside the game's range.
         RunawayError: a script looped past its bounds (diagnostic CS401 in the CLI).
         InvalidDecision: an Agent answered with an option that is not offered.
+        Quit: a :class:`HumanAgent`'s input ended before the game did.
     """
     n = _seats(definition, players)
-    return Engine(definition, n, _agents(agents, n), seed, log=log).run()
+    seats = _agents(agents, n)
+    if "cardscript.dsl.cli.human" in sys.modules:  # a HumanAgent exists: undo replays the game (issue 15)
+        from cardscript.dsl.cli.human import HumanAgent
+        from cardscript.dsl.cli.humanplay import play_human
+
+        if any(isinstance(a, HumanAgent) for a in seats):
+            return play_human(definition, seats, seed, log=log)
+    return Engine(definition, n, seats, seed, log=log).run()
 
 
 def play_games(definition: GameDefinition, games: int, *, players: int | None = None,

@@ -53,10 +53,14 @@ def _check_players(d: Any, players: int | None) -> int:
 
 
 @click.command()
-@click.argument("game")
+@click.argument("game", required=False)
 @click.option("--players", "-p", type=int, help="number of players (default: the game's minimum)")
 @click.option("--seed", "-s", type=int, default=1, show_default=True)
 @click.option("--bots", default="greedy", show_default=True, help="bots per seat, cycled: greedy,random")
+@click.option("--human", "humans", multiple=True, type=int, metavar="SEAT",
+              help="you play seat SEAT (1-based) at this terminal; repeatable for hot-seat play (docs/play.md)")
+@click.option("--resume", type=click.Path(dir_okay=False), metavar="FILE",
+              help="pick up a game saved with 'save FILE' during --human play")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False), help="write the replayable event log (JSON lines)")
 @click.option("--log-for", "log_for", nargs=2, type=(int, click.Path(dir_okay=False)), metavar="SEAT FILE",
               help="write only what seat SEAT (1-based) saw, as JSON lines: its decisions, public events, "
@@ -66,13 +70,26 @@ def _check_players(d: Any, players: int | None) -> int:
               help="add an expansion (a folder with a cardscript.toml, or a script); repeatable")
 @variant_option
 @guard
-def play(game: str, players: int | None, seed: int, bots: str, log_file: str | None,
-         log_for: tuple[int, str] | None, quiet: bool, with_paths: tuple[str, ...], variants: tuple[str, ...],
-         mixes: tuple[str, ...]) -> None:
-    """Play one full game of GAME with bots, printing a readable log and the scores."""
+def play(game: str | None, players: int | None, seed: int, bots: str, humans: tuple[int, ...], resume: str | None,
+         log_file: str | None, log_for: tuple[int, str] | None, quiet: bool, with_paths: tuple[str, ...],
+         variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
+    """Play one full game of GAME with bots, printing a readable log and the scores.
+
+    With --human SEAT you play that seat yourself (numbered menus; commands ?NAME, log,
+    undo, save FILE, help); --resume FILE picks up a saved game.
+    """
     from cardscript.dsl.cli import logfmt
     from cardscript.runtime.engine import Engine
 
+    if humans or resume:
+        if log_for or quiet:
+            raise click.UsageError("--log-for and --quiet are for bot games, not with --human or --resume")
+        from cardscript.dsl.cli.humanplay import play_cli
+
+        play_cli(game, players, seed, bots, humans, with_paths, variants, mixes, resume, log_file, _print_scores)
+        return
+    if not game:
+        raise click.UsageError("Missing argument 'GAME'.")
     if log_file:
         check_writable(log_file, "--log")
     d, _, program = compile_with_options(game, with_paths, variants, mixes)

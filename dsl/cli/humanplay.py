@@ -1,0 +1,168 @@
+"""Playing a game with human seats (issue 15): :func:`play_human` runs it, replaying it
+from its seed on ``undo``; :func:`play_cli` is ``cardscript play GAME --human SEAT`` and
+``cardscript play --resume FILE`` (registered through :mod:`cardscript.dsl.cli.playing`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from cardscript.dsl.cli.human import SAVE_FORMAT, HumanAgent, Quit, ReplayMismatch, Session, Undo
+from cardscript.runtime.decision import Agent
+from cardscript.runtime.engine import Engine
+from cardscript.runtime.result import Result
+
+
+def play_human(definition: Any, agents: Sequence[Agent], seed: int, *, session: Session | None = None,
+               log: bool = True) -> Result:
+    """Play one game in which some seats are :class:`HumanAgent` objects, to its end.
+
+    On ``undo`` the game is played again from ``seed`` with the answers recorded so far,
+    minus the one taken back: the engine is deterministic, so it reaches the same decision
+    again (the human seats answer the replayed decisions silently; the bots, re-bound,
+    draw the same streams). ``session`` carries answers to replay first (a save file's)
+    and the game's source for ``save``.
+
+    Returns:
+        The :class:`~cardscript.runtime.result.Result`, as ``cardscript.play_game``.
+
+    Raises:
+        Quit: a human seat's input ended (or the player typed ``quit``): the game is unfinished.
+        ReplayMismatch: a recorded answer does not fit its decision (the scripts changed).
+    """
+    from cardscript.runtime.seatlog import SeatLog
+
+    session = session if session is not None else Session()
+    session.driven = True
+    humans = [(p, a) for p, a in enumerate(agents) if isinstance(a, HumanAgent)]
+    for _, h in humans:
+        h.session = session
+    while True:
+        session.rewind()
+        engine = Engine(definition, len(agents), agents, seed, log=log)
+        for p, h in humans:
+            seat_log = SeatLog(engine.game, p)
+            engine.game.listeners.append(seat_log)
+            h.events = seat_log.entries  # plain entries only: the seat log itself holds the game
+        try:
+            result = engine.run()
+        except Undo:
+            continue
+        if session.cursor < len(session.answers):
+            raise ReplayMismatch(f"the game ended with {len(session.answers) - session.cursor} recorded answers "
+                                 "left over")
+        return result
+
+
+def _source_path(value: str) -> str:
+    # A folder or file given by path is saved absolute, so that --resume works from anywhere.
+    p = Path(value)
+    return str(p.resolve()) if value and p.exists() else value
+
+
+def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans: tuple[int, ...],
+             with_paths: tuple[str, ...], variants: tuple[str, ...], mixes: tuple[str, ...],
+             resume: str | None, log_file: str | None,
+             print_scores: Callable[[Any, Any, list[str]], None]) -> None:
+    """``cardscript play`` with human seats (1-based ``humans``) or ``--resume FILE``.
+
+    Raises:
+        click.BadParameter, click.UsageError: a seat outside the game, a bad save file.
+        SystemExit: 1 when the input ends before the game does.
+    """
+    import click
+
+    from cardscript.dsl.cli.common import check_writable, compile_with_options, write_atomic
+    from cardscript.dsl.cli.humanview import table_info
+    from cardscript.dsl.cli.playing import _agents, _check_players
+    from cardscript.dsl.cli.replaylog import fingerprint, header_sources
+
+    answers: list[tuple[int, list[int]]] = []
+    saved_scripts = None
+    if resume:
+        if game or humans or with_paths or variants or mixes:
+            raise click.UsageError("--resume FILE plays the saved game: give no GAME, --human, --with, --variant "
+                                   "or --mix with it")
+        data = _read_save(resume)
+        game, players, seed, bots = data["game"], data["players"], data["seed"], data["bots"]
+        humans = tuple(data["humans"])
+        with_paths, variants, mixes = tuple(data["with"]), tuple(data["variants"]), tuple(data["mix"])
+        answers = [(int(s), [int(i) for i in a]) for s, a in data["answers"]]
+        saved_scripts = data.get("scripts")
+    if not game:
+        raise click.UsageError("give the GAME to play (or --resume FILE)")
+    if log_file:
+        check_writable(log_file, "--log")
+    d, _, program = compile_with_options(game, with_paths, variants, mixes)
+    if saved_scripts is not None and saved_scripts != fingerprint(program.sources):
+        click.echo("warning: the scripts changed since this game was saved", err=True)
+    n = _check_players(d, players)
+    for s in humans:
+        if not 1 <= s <= n:
+            raise click.BadParameter(f"seat {s}: a game of {n} players has seats 1 to {n}", param_hint="--human")
+    if len(set(humans)) < len(humans):
+        raise click.BadParameter("each seat once", param_hint="--human")
+    agents = _agents(bots, n)
+    info = table_info(d, program)
+    for s in humans:
+        agents[s - 1] = HumanAgent(sys.stdin, sys.stdout, info=info)
+    source = {"game": _source_path(game), "with": [_source_path(p) for p in with_paths],
+              "variants": [_source_path(v) for v in variants], "mix": list(mixes), "players": n, "seed": seed,
+              "bots": bots, "humans": sorted(humans), "scripts": fingerprint(program.sources)}
+    session = Session(source, answers)
+    if resume:
+        session.notice = f"Resumed {resume}: {len(answers)} saved answers replayed."
+    try:
+        result = play_human(d, agents, seed, session=session)
+    except Quit:
+        click.echo("The game stops here, unfinished. Next time, type 'save FILE' first: "
+                   "'cardscript play --resume FILE' picks a saved game up again.", err=True)
+        sys.exit(1)
+    except ReplayMismatch as exc:
+        raise click.ClickException(f"{resume or 'the game'}: the saved answers no longer fit the game ({exc})") \
+            from None
+    first = next(a for a in agents if isinstance(a, HumanAgent))
+    first.screen.say("")
+    first.screen.recent(first.events, first.seat, limit=24)
+    sys.stdout.flush()
+    print_scores(d, result, [a.name for a in agents])
+    if log_file:
+        header = {"t": "header", "cardscript": 1, "players": n, "seed": seed, "bots": [a.name for a in agents],
+                  "scripts": fingerprint(program.sources),
+                  **header_sources(log_file, game, with_paths, variants, mixes)}
+        body = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in [header, *result.log])
+        write_atomic(log_file, body)
+        click.echo(f"log written to {log_file} ({len(result.log)} entries)", err=log_file == "-")
+
+
+def _read_save(path: str) -> dict[str, Any]:
+    """A save file's content, checked.
+
+    Raises:
+        click.ClickException: unreadable, not JSON, not a save file, or a field of the wrong type.
+    """
+    import click
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise click.ClickException(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"{path} is not a save file (not JSON: {exc})") from None
+    if not isinstance(data, dict) or data.get("cardscript_save") != SAVE_FORMAT:
+        raise click.ClickException(f"{path} is not a save file of this cardscript (written by 'save FILE' "
+                                   "during 'cardscript play --human')")
+    shapes: dict[str, Any] = {"game": str, "players": int, "seed": int, "bots": str, "humans": list,
+                              "with": list, "variants": list, "mix": list, "answers": list}
+    for key, kind in shapes.items():
+        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+            raise click.ClickException(f"{path}: the save file's '{key}' is missing or not a {kind.__name__}")
+    ok = all(isinstance(a, list) and len(a) == 2 and isinstance(a[0], int) and isinstance(a[1], list)
+             and all(isinstance(i, int) and not isinstance(i, bool) for i in a[1]) for a in data["answers"])
+    if not ok or not all(isinstance(h, int) for h in data["humans"]):
+        raise click.ClickException(f"{path}: the save file's answers or humans are malformed")
+    return data
