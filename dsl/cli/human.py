@@ -240,9 +240,15 @@ class HumanAgent(Agent):
             self.screen.say(f"no card called '{terminal(name)}' in {terminal(self.info.game) or 'this game'}", "red")
 
     def _log(self, arg: str) -> None:
-        n = int(arg) if arg.isdigit() else 60
         lines = self.screen.event_lines(self.events)
-        for line in lines[-n:]:
+        if not arg:
+            n = 60
+        elif arg.isascii() and arg.isdigit():  # a count larger than the log shows all of it
+            n = int(arg) if _NUMBER.fullmatch(arg) else len(lines)
+        else:
+            self.screen.say(f"log N: N is how many events to show, e.g. log 20 (not '{_clip(arg)}')", "red")
+            return
+        for line in lines[max(len(lines) - n, 0):]:
             self.screen.say(line.strip("\n"))
         if not lines:
             self.screen.say("nothing has happened yet", "dim")
@@ -273,6 +279,13 @@ def _info_of(game: str) -> TableInfo:
 
 
 _SPLIT = re.compile(r"[\s,]+")
+#: a number as an answer: ASCII digits, few enough for int() (an option, an event count)
+_NUMBER = re.compile(r"0*[0-9]{1,9}")
+
+
+def _clip(text: str, width: int = 12) -> str:
+    """Typed text quoted back in a hint: made safe for the terminal, and cut short."""
+    return terminal(text if len(text) <= width else text[:width] + "…")
 
 
 def parse_picks(text: str, d: DecisionView) -> tuple[list[int], str]:
@@ -294,10 +307,11 @@ def parse_picks(text: str, d: DecisionView) -> tuple[list[int], str]:
                     f"you must choose at least {low}: {pick_range(low, high)}")
     tokens = [t for t in _SPLIT.split(text.strip()) if t]
     if all(t.isdigit() for t in tokens):
-        picks = [int(t) - 1 for t in tokens]
-        bad = [t for t, i in zip(tokens, picks, strict=True) if not 0 <= i < n]
+        # isdigit() also takes '²' and a 5,000-digit number, which int() refuses: they are no option
+        bad = [t for t in tokens if not _NUMBER.fullmatch(t) or not 1 <= int(t) <= n]
         if bad:
-            return [], f"there is no option {bad[0]}: the options are 1 to {n}"
+            return [], f"there is no option {_clip(bad[0])}: the options are 1 to {n}"
+        picks = [int(t) - 1 for t in tokens]
         if len(set(picks)) < len(picks):
             return [], "each option can be chosen once"
         if not low <= len(picks) <= high:

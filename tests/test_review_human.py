@@ -1,0 +1,60 @@
+"""Review of human play (``cardscript play --human``) as a careless or hostile user: every
+bad answer is re-asked with a hint and never ends the game; a bad save file is named as
+such; nothing a user types reaches Python as a traceback."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from click.testing import CliRunner
+
+from cardscript.dsl.cli import main
+from cardscript.dsl.cli.human import HumanAgent, parse_picks
+
+GAME = ["play", "injustice", "--variant", "short", "--seed", "3", "--human", "1"]
+
+
+class _View:
+    """Just what parse_picks reads of a DecisionView."""
+
+    def __init__(self, n: int, low: int = 1, high: int = 1, kind: str = "card"):
+        self.size, self.low, self.high, self.kind = n, low, high, kind
+        self.labels = ["no", "yes"] if kind == "yes/no" else [f"Card {i}" for i in range(n)]
+
+
+def test_a_digit_that_is_not_a_number_is_no_option() -> None:
+    # '²' and '٣' pass str.isdigit(); int('²') raised ValueError, a crash of the whole game
+    view: Any = _View(5)
+    assert parse_picks("²", view) == ([], "there is no option ²: the options are 1 to 5")
+    assert parse_picks("1 ²", view)[1] == "there is no option ²: the options are 1 to 5"
+    assert parse_picks("٣", view)[1] == "there is no option ٣: the options are 1 to 5"
+
+
+def test_a_huge_number_is_no_option_and_is_shown_short() -> None:
+    # int() of more than 4,300 digits raises ValueError (Python's int_max_str_digits)
+    view: Any = _View(5)
+    picks, problem = parse_picks("1" * 5000, view)
+    assert picks == [] and problem.startswith("there is no option 1111") and problem.endswith("the options are 1 to 5")
+    assert len(problem) < 80
+    assert parse_picks("00003", view) == ([2], "")  # leading zeros are still a number
+
+
+def test_odd_numbers_typed_in_a_real_game_are_re_asked() -> None:
+    run = CliRunner().invoke(main, GAME, input="²\n" + "9" * 5000 + "\n1 ²\n" + "1\n" * 600)
+    assert "internal error" not in run.output and run.exit_code == 0
+    assert run.output.count("there is no option") == 3
+    assert "Final scores" in run.output
+
+
+def _agent(lines: list[str]) -> HumanAgent:
+    return HumanAgent(io.StringIO("".join(f"{x}\n" for x in lines)), io.StringIO(), tty=False)
+
+
+def test_log_with_a_huge_or_odd_count() -> None:
+    h = _agent([])
+    h.events = [{"t": "x"}]
+    for arg in ("9" * 5000, "²", "-3", "lots"):
+        h._log(arg)  # no ValueError
+    out = h.output.getvalue()
+    assert "log N: N is how many events to show" in out
