@@ -5,6 +5,9 @@ such; nothing a user types reaches Python as a traceback."""
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 from typing import Any
 
 from click.testing import CliRunner
@@ -58,3 +61,24 @@ def test_log_with_a_huge_or_odd_count() -> None:
         h._log(arg)  # no ValueError
     out = h.output.getvalue()
     assert "log N: N is how many events to show" in out
+
+
+def _play_piped(data: bytes, env_extra: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, **env_extra}
+    return subprocess.run([sys.executable, "-m", "cardscript", *GAME], input=data, capture_output=True, env=env,
+                          timeout=300, check=False)
+
+
+def test_binary_bytes_on_a_strict_utf8_stdin_are_re_asked() -> None:
+    # PYTHONIOENCODING=utf-8 (or a UTF-8 locale other than C.UTF-8) reads stdin strictly
+    run = _play_piped(b"\xff\xfe\x00\n" + b"1\n" * 600, {"PYTHONIOENCODING": "utf-8"})
+    out = run.stdout.decode("utf-8", "replace") + run.stderr.decode("utf-8", "replace")
+    assert "internal error" not in out and "Traceback" not in out
+    assert "is not an option nor a command" in out
+    assert run.returncode == 0 and "Final scores" in out
+
+
+def test_the_echo_of_a_piped_answer_does_not_replay_escape_sequences() -> None:
+    run = CliRunner().invoke(main, GAME, input="\x1b[2J\x1b]0;pwned\x07\n" + "1\n" * 600)
+    assert "\x1b[2J" not in run.output and "\x1b]0;" not in run.output
+    assert "P1 > \\x1b[2J\\x1b]0;pwned\\x07" in run.output

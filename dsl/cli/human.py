@@ -15,6 +15,7 @@ back. A save file holds exactly that, as JSON; ``--resume`` replays it the same 
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import sys
@@ -136,6 +137,10 @@ class HumanAgent(Agent):
     def __init__(self, input: IO[str] | None = None, output: IO[str] | None = None, *,
                  info: TableInfo | None = None, game: str | None = None, tty: bool | None = None):
         self.input = input if input is not None else sys.stdin
+        if self.input is sys.stdin and isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors == "strict":
+            # a UTF-8 locale reads stdin strictly: one stray byte (a binary paste) would raise
+            # UnicodeDecodeError out of the game; replaced, it is an answer that fits nothing
+            sys.stdin.reconfigure(errors="replace")
         self.output = output if output is not None else sys.stdout
         if info is None and game is not None:
             info = _info_of(game)
@@ -183,8 +188,8 @@ class HumanAgent(Agent):
         line = self.input.readline()
         if not line:
             raise self._eof()
-        if not self.tty:  # the transcript of piped answers reads as a session would
-            self.output.write(line if line.endswith("\n") else line + "\n")
+        if not self.tty:  # the transcript of piped answers reads as a session would (escapes shown, not run)
+            self.output.write(terminal(line.rstrip("\r\n")) + "\n")
         return line.rstrip("\r\n")
 
     def _eof(self) -> Quit:
