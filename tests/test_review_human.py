@@ -82,3 +82,40 @@ def test_the_echo_of_a_piped_answer_does_not_replay_escape_sequences() -> None:
     run = CliRunner().invoke(main, GAME, input="\x1b[2J\x1b]0;pwned\x07\n" + "1\n" * 600)
     assert "\x1b[2J" not in run.output and "\x1b]0;" not in run.output
     assert "P1 > \\x1b[2J\\x1b]0;pwned\\x07" in run.output
+
+
+def _save_file(tmp_path: Any, **change: Any) -> str:
+    import json
+
+    data = {"cardscript_save": 1, "game": "injustice", "with": [], "variants": ["short"], "mix": [], "players": 2,
+            "seed": 3, "bots": "greedy", "humans": [1], "answers": [[0, [0]]]}
+    data.update(change)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_a_save_file_with_a_bad_seat_or_bot_names_the_file_not_an_option(tmp_path: Any) -> None:
+    # the user typed no --human nor --bots: the message said "Invalid value for --human"
+    for change, key in (({"humans": [5]}, "humans"), ({"bots": "nobot"}, "bots"), ({"players": 9}, "players"),
+                        ({"humans": [1, 1]}, "humans")):
+        path = _save_file(tmp_path, **change)
+        run = CliRunner().invoke(main, ["play", "--resume", path], input="")
+        assert run.exit_code == 1, run.output
+        assert f"{path}: the save file's '{key}' does not fit the game" in run.output
+        assert "Invalid value for --" not in run.output and "Usage:" not in run.output
+
+
+def test_a_save_file_of_another_format_says_so(tmp_path: Any) -> None:
+    run = CliRunner().invoke(main, ["play", "--resume", _save_file(tmp_path, cardscript_save=2)], input="")
+    assert run.exit_code == 1
+    assert "is a save file of format 2, written by another version of cardscript: this one reads format 1" \
+        in run.output
+    run = CliRunner().invoke(main, ["play", "--resume", _save_file(tmp_path, seed="three")], input="")
+    assert run.exit_code == 1 and "the save file's 'seed' is missing or not a whole number" in run.output
+
+
+def test_help_lists_quit() -> None:
+    h = _agent(["help"])
+    h._answer("help", None, None)  # type: ignore[arg-type]
+    assert "quit           stop the game" in h.output.getvalue()
