@@ -37,7 +37,8 @@ HELP = """Commands (at any prompt):
   log [N]        show the last N events you saw (default 60)
   undo           take back your last choice
   save FILE      save the game to FILE and play on ('cardscript play --resume FILE' picks it up)
-  help           this list"""
+  help           this list
+  quit           stop the game, unfinished (save first to go on later)"""
 
 
 class Undo(BaseException):
