@@ -54,11 +54,22 @@ class CardscriptServer(LanguageServer):
     def document(self, uri: str) -> TextDocument:
         return self.workspace.get_text_document(uri)
 
+    def source(self, uri: str) -> str | None:
+        """The buffer's text; for a document the client did not open, its file's, or None
+        when that cannot be read (no such file, not UTF-8): a request about it gets no answer
+        rather than an internal error."""
+        try:
+            return self.document(uri).source
+        except (OSError, UnicodeDecodeError):
+            return None
+
     def analysis(self, uri: str) -> Analysis | None:
         """The analysis of the buffer's current text (checked now when it is stale)."""
-        doc = self.document(uri)
+        text = self.source(uri)
+        if text is None:
+            return None
         held = self.analyses.get(uri)
-        if held is not None and held.text == doc.source.replace("\r\n", "\n").replace("\r", "\n"):
+        if held is not None and held.text == text.replace("\r\n", "\n").replace("\r", "\n"):
             return held
         return self.check(uri)
 
@@ -229,11 +240,14 @@ def _formatting(ls: CardscriptServer, params: T.DocumentFormattingParams) -> lis
 
     doc = ls.document(params.text_document.uri)
     path = to_fs_path(params.text_document.uri)
+    source = ls.source(params.text_document.uri)
+    if source is None:
+        return None
     try:
-        out = format_text(doc.source, shown_name(Path(path)) if path else "<buffer>")
+        out = format_text(source, shown_name(Path(path)) if path else "<buffer>")
     except (CompileError, InternalError):  # a syntax error: the buffer is left as it is
         return None
-    if out == doc.source:
+    if out == source:
         return []
     end = T.Position(line=len(doc.lines), character=0)
     return [T.TextEdit(range=T.Range(start=T.Position(line=0, character=0), end=end), new_text=out)]
