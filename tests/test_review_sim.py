@@ -33,3 +33,16 @@ def test_analyze_html_of_a_bad_results_file_makes_no_folder(tmp_path: Path) -> N
     assert not (tmp_path / "report").exists()
     res = CliRunner().invoke(main, ["analyze", str(bad), "--html", str(tmp_path / "no" / "report")])
     assert res.exit_code == 2 and "cannot make the folder" in res.output and "does not exist" in res.output
+
+
+def test_simulate_scheduler_with_an_impossible_port_fails_at_once() -> None:
+    # tcp://HOST:99999 waited the whole 10 s connect timeout, then asked whether a scheduler runs there
+    import time
+
+    import pytest
+
+    pytest.importorskip("distributed")
+    start = time.monotonic()
+    res = CliRunner().invoke(main, ["simulate", "injustice", "-n", "2", "--scheduler", "tcp://127.0.0.1:99999"])
+    assert res.exit_code == 1 and "port 99999 is not 1 to 65535" in res.output
+    assert time.monotonic() - start < 8
