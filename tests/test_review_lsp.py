@@ -61,3 +61,38 @@ async def test_requests_about_an_unopened_non_utf8_file_get_empty_answers(client
     formatting, hover, definition, completion, symbols = [await r for r in _requests(client, _uri(path))]
     assert formatting is None and hover is None and list(definition) == [] and list(symbols) == []
     assert list(completion.items) == []
+
+
+async def _published(client: LanguageClient, uri: str, want_empty: bool) -> list:  # type: ignore[type-arg]
+    """The next diagnostics published for ``uri`` that are (not) empty."""
+    import asyncio
+
+    async def wait() -> list:  # type: ignore[type-arg]
+        while True:
+            got = client.diagnostics.get(uri)
+            if got is not None and (len(got) == 0) == want_empty:
+                return list(got)
+            await client.wait_for_notification(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+
+    return await asyncio.wait_for(wait(), timeout=60)
+
+
+async def test_an_edit_that_breaks_a_file_not_open_publishes_its_diagnostics(client: LanguageClient) -> None:
+    # renaming 'meter burn' in game.rules breaks the cards that use it in cards.cards; with
+    # cards.cards not open nothing was published anywhere, while `cardscript check` fails
+    from cardscript.dsl.front.loader import builtin_root
+
+    rules = builtin_root() / "injustice" / "game.rules"
+    cards = _uri(builtin_root() / "injustice" / "cards.cards")
+    text = rules.read_text(encoding="utf-8")
+    assert "effect meter burn " in text
+    uri = _uri(rules)
+    client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(
+        uri=uri, language_id="cardscript", version=1, text=text.replace("effect meter burn ", "effect meter blast "))))
+    broken = await _published(client, cards, want_empty=False)
+    assert any(d.code == "CS202" and "meter burn" in d.message for d in broken)
+    client.text_document_did_change(T.DidChangeTextDocumentParams(
+        text_document=T.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[T.TextDocumentContentChangeWholeDocument(text=text)]))
+    assert await _published(client, cards, want_empty=True) == []  # mended: cleared
+    client.text_document_did_close(T.DidCloseTextDocumentParams(T.TextDocumentIdentifier(uri=uri)))
