@@ -119,3 +119,11 @@ def test_help_lists_quit() -> None:
     h = _agent(["help"])
     h._answer("help", None, None)  # type: ignore[arg-type]
     assert "quit           stop the game" in h.output.getvalue()
+
+
+def test_save_expands_a_home_folder_as_a_shell_would(tmp_path: Any, monkeypatch: Any) -> None:
+    # 'save ~/game.json' is typed at the game's prompt, where no shell expands '~'
+    monkeypatch.setenv("HOME", str(tmp_path))
+    run = CliRunner().invoke(main, GAME, input="save ~/game.json\n")
+    assert f"saved to {tmp_path}/game.json" in run.output, run.output
+    assert (tmp_path / "game.json").is_file()

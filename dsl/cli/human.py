@@ -265,6 +265,9 @@ class HumanAgent(Agent):
         if not path:
             self.screen.say("save FILE: give the file to write, e.g. save game.json", "red")
             return
+        import os
+
+        path = os.path.expanduser(path)  # typed at our prompt, not a shell's: '~/game.json' is still home
         try:
             self.session.save(path)
         except FileProblem as exc:
