@@ -127,3 +127,15 @@ def test_save_expands_a_home_folder_as_a_shell_would(tmp_path: Any, monkeypatch:
     run = CliRunner().invoke(main, GAME, input="save ~/game.json\n")
     assert f"saved to {tmp_path}/game.json" in run.output, run.output
     assert (tmp_path / "game.json").is_file()
+
+
+def test_a_seat_beyond_the_default_player_count_suggests_players() -> None:
+    # hero-dice-batman defaults to 1 hero: '--human 2' said only "a game of 1 players has seats 1 to 1"
+    run = CliRunner().invoke(main, ["play", "hero-dice-batman", "--human", "2"], input="")
+    assert run.exit_code == 2
+    assert "seat 2: a game of 1 player has seats 1 to 1 (--players 2 or more for seat 2)" in run.output
+    run = CliRunner().invoke(main, ["play", "injustice", "--players", "2", "--human", "3"], input="")
+    assert run.exit_code == 2 and "seat 3: a game of 2 players has seats 1 to 2" in run.output
+    assert "--players 3 or more" not in run.output  # the user chose 2 players
+    run = CliRunner().invoke(main, ["play", "injustice", "--human", "9"], input="")
+    assert "seat 9: a game of 2 players has seats 1 to 2" in run.output and "or more" not in run.output
