@@ -139,3 +139,16 @@ def test_a_seat_beyond_the_default_player_count_suggests_players() -> None:
     assert "--players 3 or more" not in run.output  # the user chose 2 players
     run = CliRunner().invoke(main, ["play", "injustice", "--human", "9"], input="")
     assert "seat 9: a game of 2 players has seats 1 to 2" in run.output and "or more" not in run.output
+
+
+def test_ctrl_c_at_a_prompt_reminds_of_save(monkeypatch: Any) -> None:
+    # Ctrl-C printed only 'interrupted' (exit 130), where the end of the input reminds of save
+    import cardscript.dsl.cli.humanplay as humanplay
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(humanplay, "play_human", interrupted)
+    run = CliRunner().invoke(main, GAME, input="")
+    assert run.exit_code == 130
+    assert "interrupted: the game stops here, unfinished" in run.output and "save FILE" in run.output

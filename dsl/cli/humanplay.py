@@ -132,6 +132,10 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
         click.echo("The game stops here, unfinished. Next time, type 'save FILE' first: "
                    "'cardscript play --resume FILE' picks a saved game up again.", err=True)
         sys.exit(1)
+    except KeyboardInterrupt:  # Ctrl-C at a prompt: the same reminder as the end of the input
+        click.echo("\ninterrupted: the game stops here, unfinished. Next time, type 'save FILE' first: "
+                   "'cardscript play --resume FILE' picks a saved game up again.", err=True)
+        sys.exit(130)
     except ReplayMismatch as exc:
         raise click.ClickException(f"{resume or 'the game'}: the saved answers no longer fit the game ({exc})") \
             from None
