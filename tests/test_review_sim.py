@@ -46,3 +46,12 @@ def test_simulate_scheduler_with_an_impossible_port_fails_at_once() -> None:
     res = CliRunner().invoke(main, ["simulate", "injustice", "-n", "2", "--scheduler", "tcp://127.0.0.1:99999"])
     assert res.exit_code == 1 and "port 99999 is not 1 to 65535" in res.output
     assert time.monotonic() - start < 8
+
+
+def test_analyze_says_when_it_leaves_out_a_torn_last_line(tmp_path: Path) -> None:
+    # the half-written row of an interrupted run was dropped without a word
+    runs = tmp_path / "runs.jsonl"
+    runs.write_text(HEADER + '{"seed": 1, "t": "game", "tur', encoding="utf-8")
+    res = CliRunner().invoke(main, ["analyze", str(runs)])
+    assert f"note: the last line of {runs} is torn" in res.output
+    assert res.exit_code == 1 and "no games in" in res.output  # the torn row was its only game

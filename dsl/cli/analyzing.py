@@ -5,6 +5,7 @@ numbers come from :mod:`cardscript.dsl.sim.analyze`, docs/scale.md#analyze)."""
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import click
@@ -47,7 +48,8 @@ def analyze(results: tuple[str, ...], action: str, csv_file: str | None, json_fi
     games: list[str] = []
     for path in results:
         try:
-            header, by_seed, _ = read_results(path)
+            header, by_seed, whole = read_results(path)
+            torn = os.path.getsize(path) > whole
         except ResultsProblem as exc:
             raise click.BadParameter(str(exc), param_hint="RESULTS") from None
         except OSError as exc:
@@ -55,6 +57,9 @@ def analyze(results: tuple[str, ...], action: str, csv_file: str | None, json_fi
         if header is None:
             raise click.BadParameter(f"{path}: not a results file of 'cardscript simulate --out'",
                                      param_hint="RESULTS")
+        if torn:  # left out as --resume would cut it off: say so, a row the user may be counting on
+            click.echo(f"note: the last line of {path} is torn (the run stopped while writing it): left out; "
+                       "'simulate --out FILE --resume' plays that game again", err=True)
         rows.extend(by_seed[s] for s in sorted(by_seed))
         if str(header.get("game")) not in games:
             games.append(str(header.get("game")))
