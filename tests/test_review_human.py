@@ -152,3 +152,14 @@ def test_ctrl_c_at_a_prompt_reminds_of_save(monkeypatch: Any) -> None:
     run = CliRunner().invoke(main, GAME, input="")
     assert run.exit_code == 130
     assert "interrupted: the game stops here, unfinished" in run.output and "save FILE" in run.output
+
+
+def test_save_does_not_replace_a_file_that_is_not_a_save_file(tmp_path: Any, monkeypatch: Any) -> None:
+    # 'save game.rules' typed in a game's folder replaced the script with the save's JSON
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.rules").write_text("game \"Mine\"\n", encoding="utf-8")
+    run = CliRunner().invoke(main, GAME, input="save game.rules\nsave game.json\n1\nsave game.json\n")
+    assert (tmp_path / "game.rules").read_text(encoding="utf-8") == "game \"Mine\"\n"
+    assert "not saved: game.rules exists and is not a save file, so it is not replaced" in run.output
+    assert run.output.count("saved to game.json") == 2  # a save file is replaced by the next save
+    assert '"answers"' in (tmp_path / "game.json").read_text(encoding="utf-8")

@@ -268,6 +268,10 @@ class HumanAgent(Agent):
         import os
 
         path = os.path.expanduser(path)  # typed at our prompt, not a shell's: '~/game.json' is still home
+        if os.path.isfile(path) and not _is_save_file(path):  # 'save game.rules' must not eat a script
+            self.screen.say(f"not saved: {terminal(path)} exists and is not a save file, so it is not replaced; "
+                            "give another name (e.g. save game.json)", "red")
+            return
         try:
             self.session.save(path)
         except FileProblem as exc:
@@ -277,6 +281,16 @@ class HumanAgent(Agent):
         else:
             self.screen.say(f"saved to {terminal(path)} ({len(self.session.answers)} answers); "
                             f"'cardscript play --resume {terminal(path)}' picks it up. Play on:", "green")
+
+
+def _is_save_file(path: str) -> bool:
+    """Whether ``path`` holds a save file (of any format): one ``save`` may replace."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+    except OSError:
+        return False
+    return re.match(rb'\s*\{\s*"cardscript_save"\s*:', head) is not None
 
 
 def _info_of(game: str) -> TableInfo:
