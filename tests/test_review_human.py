@@ -163,3 +163,11 @@ def test_save_does_not_replace_a_file_that_is_not_a_save_file(tmp_path: Any, mon
     assert "not saved: game.rules exists and is not a save file, so it is not replaced" in run.output
     assert run.output.count("saved to game.json") == 2  # a save file is replaced by the next save
     assert '"answers"' in (tmp_path / "game.json").read_text(encoding="utf-8")
+
+
+def test_log_to_stdout_is_refused_in_human_play() -> None:
+    # '--log -' printed the JSON log into the same stdout as the game's screen, after the scores
+    run = CliRunner().invoke(main, [*GAME, "--log", "-"], input="1\n" * 600)
+    assert run.exit_code == 2
+    assert "standard output is the game's screen in human play" in run.output
+    assert '"t": "header"' not in run.output

@@ -95,6 +95,9 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
         saved_scripts = data.get("scripts")
     if not game:
         raise click.UsageError("give the GAME to play (or --resume FILE)")
+    if log_file == "-":  # the JSON lines would land in the middle of the screen's text
+        raise click.BadParameter("standard output is the game's screen in human play: give a file, e.g. "
+                                 "--log game.jsonl", param_hint="--log")
     if log_file:
         check_writable(log_file, "--log")
     d, _, program = compile_with_options(game, with_paths, variants, mixes)
