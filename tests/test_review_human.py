@@ -23,6 +23,7 @@ class _View:
 
     def __init__(self, n: int, low: int = 1, high: int = 1, kind: str = "card"):
         self.size, self.low, self.high, self.kind = n, low, high, kind
+        self.player = 0
         self.labels = ["no", "yes"] if kind == "yes/no" else [f"Card {i}" for i in range(n)]
 
 
@@ -44,7 +45,7 @@ def test_a_huge_number_is_no_option_and_is_shown_short() -> None:
 
 
 def test_odd_numbers_typed_in_a_real_game_are_re_asked() -> None:
-    run = CliRunner().invoke(main, GAME, input="²\n" + "9" * 5000 + "\n1 ²\n" + "1\n" * 600)
+    run = CliRunner().invoke(main, GAME, input="²\n" + "9" * 4000 + "\n1 ²\n" + "1\n" * 600)
     assert "internal error" not in run.output and run.exit_code == 0
     assert run.output.count("there is no option") == 3
     assert "Final scores" in run.output
@@ -171,3 +172,17 @@ def test_log_to_stdout_is_refused_in_human_play() -> None:
     assert run.exit_code == 2
     assert "standard output is the game's screen in human play" in run.output
     assert '"t": "header"' not in run.output
+
+
+def test_a_huge_line_is_re_asked_without_being_kept_or_echoed_whole() -> None:
+    # a 5 MB line was read whole, split into 2.5 million tokens and echoed back whole
+    from cardscript.dsl.cli.human import LINE_LIMIT
+
+    huge = "1 " * 1_000_000
+    run = CliRunner().invoke(main, GAME, input=huge + "\n" + "1\n" * 600)
+    assert run.exit_code == 0 and "Final scores" in run.output
+    assert f"that line is too long (2,000,000 characters; an answer has at most {LINE_LIMIT:,})" in run.output
+    assert len(run.output) < 1_000_000  # the transcript holds a clip of it, not the line
+    h = _agent(["x" * (LINE_LIMIT + 10), "1"])
+    view: Any = _View(3)
+    assert h._read(view) is None and h._read(view) == "1"

@@ -29,6 +29,8 @@ from cardscript.runtime.observation import DecisionView, Observation
 
 #: the format number of a save file
 SAVE_FORMAT = 1
+#: the longest line taken as an answer (a longer one, a paste, is re-asked; the rest is not kept)
+LINE_LIMIT = 4096
 
 HELP = """Commands (at any prompt):
   NUMBER         choose that option (several for a multi-pick: "1 3 4" or "1,3"; 0 or empty for none)
@@ -172,26 +174,43 @@ class HumanAgent(Agent):
             self.session.notice = ""
         while True:
             line = self._read(decision)
+            if line is None:
+                continue
             result = self._answer(line, view, decision)
             if result is not None:
                 self.session.record(self.seat, result)
                 return result
 
-    def _read(self, d: DecisionView) -> str:
+    def _read(self, d: DecisionView) -> str | None:
+        """The next line of input; None (after saying why) for a line too long to be an answer."""
         prompt = f"P{d.player + 1} > "
         if self.input is sys.stdin and self.tty and sys.stdin.isatty():
             try:
-                return input(prompt)  # line editing and history on a terminal
+                typed = input(prompt)  # line editing and history on a terminal
             except EOFError:
                 raise self._eof() from None
+            return typed if len(typed) <= LINE_LIMIT else self._too_long(len(typed), d)
         self.output.write(prompt)
         self.output.flush()
-        line = self.input.readline()
+        line = self.input.readline(LINE_LIMIT + 1)
         if not line:
             raise self._eof()
+        if len(line) > LINE_LIMIT and not line.endswith("\n"):
+            # read the rest of a huge line a piece at a time, counting it, never holding it whole
+            size = len(line)
+            while (rest := self.input.readline(65536)) and not rest.endswith("\n"):
+                size += len(rest)
+            size += len(rest.rstrip("\r\n"))
+            if not self.tty:
+                self.output.write(_clip(line, 40) + "\n")
+            return self._too_long(size, d)
         if not self.tty:  # the transcript of piped answers reads as a session would (escapes shown, not run)
             self.output.write(terminal(line.rstrip("\r\n")) + "\n")
         return line.rstrip("\r\n")
+
+    def _too_long(self, size: int, d: DecisionView) -> None:
+        self.screen.say(f"that line is too long ({size:,} characters; an answer has at most {LINE_LIMIT:,}): "
+                        f"type a number from 1 to {d.size}, or help", "red")
 
     def _eof(self) -> Quit:
         self.output.write("\n")
