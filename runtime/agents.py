@@ -3,7 +3,8 @@
 * :class:`RandomAgent` — uniform over legal answers, from its own seeded stream.
 * :class:`GreedyAgent` — values every legal action by a one-step lookahead on the seat's
   fair model of the game (issue 13; :mod:`cardscript.runtime.forecast`), the rest of the
-  turn played by the heuristic below.
+  turn played by the heuristic below; :class:`~cardscript.runtime.search.SearchAgent`
+  searches deeper (``--bots search``).
 * :class:`HeuristicAgent` — a cheap sensible player for any game: takes actions in the order
   the rules declare them (so it plays its hand before buying), buys the most valuable
   card it can, always says yes to "may", defends when it can, and picks its most
@@ -246,14 +247,26 @@ def _one(ans: Any, d: Decision, taken: list[int] | None = None) -> int:
 
 
 def make_agents(spec: Iterable[str], seats: int) -> list[Agent]:
-    """Agents from names ('random', 'heuristic', 'greedy'), cycled to fill ``seats``.
+    """Agents from names ('random', 'heuristic', 'greedy', 'search', 'search:N' for N
+    rollouts per decision), cycled to fill ``seats``.
 
     Raises:
-        ValueError: for an unknown bot name.
+        ValueError: for an unknown bot name or a bad rollout count.
     """
+    from cardscript.runtime.search import SearchAgent  # it builds on this module's bots
+
     names = [s.strip() for s in spec if s.strip()] or ["greedy"]
-    kinds: dict[str, Any] = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
+    kinds: dict[str, Any] = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent,
+                             "search": SearchAgent}
     for n in names:
-        if n not in kinds:
-            raise ValueError(f"unknown bot {n!r}: choose from {', '.join(sorted(kinds))}")
-    return [kinds[names[i % len(names)]]() for i in range(seats)]
+        base, _, count = n.partition(":")
+        if base not in kinds or (count and base != "search"):
+            raise ValueError(f"unknown bot {n!r}: choose from {', '.join(sorted(kinds))} (or search:N)")
+        if count and (not count.isdigit() or int(count) < 1):
+            raise ValueError(f"bot {n!r}: N in search:N is a number of rollouts, 1 or more")
+
+    def make(n: str) -> Agent:
+        base, _, count = n.partition(":")
+        return SearchAgent(int(count)) if count else kinds[base]()
+
+    return [make(names[i % len(names)]) for i in range(seats)]

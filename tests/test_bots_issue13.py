@@ -1,5 +1,5 @@
-"""Issue 13, bots that play well and fair: the forecast (a seat's fair model of the game)
-and the greedy lookahead."""
+"""Issue 13, bots that play well and fair: the forecast (a seat's fair model of the game),
+the greedy lookahead and the search bot."""
 
 from __future__ import annotations
 
@@ -221,4 +221,23 @@ def test_greedy_beats_random_from_either_seat() -> None:
         r = Engine(d, 2, agents, seed=s, log=False).run()
         wins += r.winners == [greedy_seat]
     assert wins == 4
+
+
+def test_search_takes_the_paid_action_too() -> None:
+    offered, taken, _ = _taken(["search:2", "random"], range(1, 2))
+    assert offered > 10 and taken >= 2
+
+
+@pytest.mark.parametrize("bots", ["search:2,greedy"])
+def test_search_plays_the_same_game_in_every_process(bots: str) -> None:
+    assert _play_in_a_process(bots, 5, "3") == _play_in_a_process(bots, 5, "4")
+
+
+def test_search_names_and_bad_budgets() -> None:
+    from cardscript.runtime.agents import make_agents
+
+    assert [a.name for a in make_agents(["search", "search:8"], 2)] == ["search", "search:8"]
+    for bad in ("search:0", "search:x", "greedy:3"):
+        with pytest.raises(ValueError):
+            make_agents([bad], 1)
 
