@@ -1,5 +1,5 @@
 """Issue 13, bots that play well and fair: the forecast (a seat's fair model of the game),
-the greedy lookahead and the search bot."""
+the greedy lookahead, the search bot and the ladder."""
 
 from __future__ import annotations
 
@@ -241,3 +241,25 @@ def test_search_names_and_bad_budgets() -> None:
         with pytest.raises(ValueError):
             make_agents([bad], 1)
 
+
+def test_the_ladder_alternates_seats_and_gives_intervals() -> None:
+    from cardscript.dsl.sim.ladder import ladder, seating
+
+    assert seating("a", "b", 2, 0) == ["a", "b"] and seating("a", "b", 2, 1) == ["b", "a"]
+    d = cardscript.compile_game("injustice")
+    out = ladder("injustice", d, ["random", "heuristic"], 4, 2, 1, cost_games=1)
+    (pair,) = out["pairs"]
+    assert pair["games"] == 4
+    assert pair["a_wins"]["count"] + pair["b_wins"]["count"] == pytest.approx(4)
+    assert 0 <= pair["b_wins"]["low"] <= pair["b_wins"]["rate"] <= pair["b_wins"]["high"] <= 1
+    assert set(out["cost"]) == {"random", "heuristic"} and all(v > 0 for v in out["cost"].values())
+
+
+def test_the_ladder_counts_outcome_tiers_in_a_cooperative_game() -> None:
+    from cardscript.dsl.sim.ladder import ladder
+
+    d = cardscript.compile_game("hero-dice-batman")
+    out = ladder("hero-dice-batman", d, ["random"], 3, 1, 1, cost_games=0)
+    tiers = out["outcomes"]["random"]["tiers"]
+    assert sum(t["count"] for t in tiers.values()) == 3
+    assert list(tiers) == [text for text, _ in d.outcomes]

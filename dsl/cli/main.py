@@ -28,6 +28,7 @@ _COMMANDS = {
     "play": ("playing", "play"), "simulate": ("playing", "simulate"), "test": ("playing", "test"),
     "replay": ("playing", "replay"),
     "analyze": ("analyzing", "analyze"),
+    "ladder": ("laddering", "ladder"),
 }
 
 
