@@ -255,7 +255,7 @@ def make_agents(spec: Iterable[str], seats: int) -> list[Agent]:
     """
     from cardscript.runtime.search import SearchAgent  # it builds on this module's bots
 
-    names = [s.strip() for s in spec if s.strip()] or ["greedy"]
+    names = [s.strip() for s in spec if s.strip()] or ["heuristic"]
     kinds: dict[str, Any] = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent,
                              "search": SearchAgent}
     for n in names:
