@@ -31,6 +31,7 @@ __all__ = [
     "Diagnostic",
     "GameDefinition",
     "GreedyAgent",
+    "HeuristicAgent",
     "HumanAgent",
     "InvalidDecision",
     "Observation",
@@ -69,6 +70,7 @@ _WHERE = {
     "CheckReport": "cardscript.dsl.front.pipeline",
     "ScenarioResult": "cardscript.dsl.harness.scenario",
     "GreedyAgent": "cardscript.runtime.agents",
+    "HeuristicAgent": "cardscript.runtime.agents",
     "HumanAgent": "cardscript.dsl.cli.human",  # issue 15: human play
     "play_human": "cardscript.dsl.cli.humanplay",
     "RandomAgent": "cardscript.runtime.agents",
@@ -98,7 +100,7 @@ if TYPE_CHECKING:
     from cardscript.dsl.diagnostics import render as render_diagnostic
     from cardscript.dsl.front.pipeline import CheckReport
     from cardscript.dsl.harness.scenario import ScenarioResult, scenario_files
-    from cardscript.runtime.agents import GreedyAgent, RandomAgent
+    from cardscript.runtime.agents import GreedyAgent, HeuristicAgent, RandomAgent
     from cardscript.runtime.decision import Agent, Decision
     from cardscript.runtime.definition import GameDefinition
     from cardscript.runtime.errors import InvalidDecision, RunawayError

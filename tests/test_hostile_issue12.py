@@ -106,7 +106,7 @@ def test_new_block_statements_count_toward_the_nesting_limit(kind: str, depth: i
 
 
 # ---------------------------------------------------------------- steps counted
-def _game(tmp_path: Path, cards: str, game: str = "injustice", agent: str = "greedy", log: bool = False) -> Engine:
+def _game(tmp_path: Path, cards: str, game: str = "injustice", agent: str = "heuristic", log: bool = False) -> Engine:
     path = tmp_path / "x.cards"
     path.write_text(f'expansion "X"\nuses "{game}"\n{cards}')
     d, _, _ = compile_game(str(path))
@@ -181,7 +181,7 @@ def test_more_pending_triggers_than_the_bound_is_cs401(tmp_path: Path) -> None:
                                          ("a-grant-that-grants-a-hundred.cards", "actions granted in one turn")])
 def test_the_played_reproducers_stop_with_their_bound(name: str, bound: str) -> None:
     d, _, _ = compile_game(str(HOSTILE / name))
-    agents = ["greedy"] if "breeds" in name else ["random"]
+    agents = ["heuristic"] if "breeds" in name else ["random"]
     engine = Engine(d, 2, make_agents(agents, 2), 1, log=False)
     engine.setup()
     with pytest.raises(RunawayError, match=bound):

@@ -50,7 +50,7 @@ def _human(lines: list[str], info: Any) -> HumanAgent:
 
 def _play(definition: GameDefinition, lines: list[str], info: Any) -> tuple[Any, HumanAgent]:
     h = _human(lines, info)
-    result = cardscript.play_game(definition, players=2, seed=3, agents=[h, "greedy"])
+    result = cardscript.play_game(definition, players=2, seed=3, agents=[h, "heuristic"])
     return result, h
 
 
@@ -71,7 +71,7 @@ def test_a_piped_game_reaches_the_final_scores_and_the_same_answers_replay_it() 
         assert "P1, what do you do? (choose one)" in run.stdout  # the prompts are there, piped or not
         assert "P1 > 1" in run.stdout  # each piped answer is echoed after its prompt
     rows = _scores(runs[0].stdout)
-    assert len(rows) == 2 and any("human" in r for r in rows) and any("greedy" in r for r in rows)
+    assert len(rows) == 2 and any("human" in r for r in rows) and any("heuristic" in r for r in rows)
     assert rows == _scores(runs[1].stdout)
 
 
@@ -128,7 +128,7 @@ def test_a_failed_save_keeps_playing_and_clobbers_nothing(definition: GameDefini
     h = _human(["1", f"save {target}", "save"] + ["1"] * ANSWERS, info)
     h_session = Session({"game": "injustice"})
     h.session = h_session
-    result = play_human(definition, [h, cardscript.GreedyAgent()], 3, session=h_session)
+    result = play_human(definition, [h, cardscript.HeuristicAgent()], 3, session=h_session)
     text = h.output.getvalue()
     assert "not saved" in text and "save FILE: give the file" in text
     assert not target.parent.exists()
@@ -228,7 +228,7 @@ class _Walker(HumanAgent):
 def test_the_human_seat_never_gets_the_game(definition: GameDefinition, info: Any) -> None:
     h = _Walker(io.StringIO("1\n" * ANSWERS), io.StringIO(), info=info, tty=False)
     h.found = []
-    cardscript.play_game(definition, players=2, seed=3, agents=[h, "greedy"])
+    cardscript.play_game(definition, players=2, seed=3, agents=[h, "heuristic"])
     assert h.walked == 4
     assert h.found == []
 
@@ -258,7 +258,7 @@ def test_a_multi_pick_in_a_real_game_takes_two_after_a_bad_pick() -> None:
     d = cardscript.compile_game("hero-dice-batman")
     screen = io.StringIO()
     h = HumanAgent(_Responder(screen), screen, game="hero-dice-batman", tty=False)
-    cardscript.play_game(d, players=2, seed=5, agents=[h, "greedy"])
+    cardscript.play_game(d, players=2, seed=5, agents=[h, "heuristic"])
     text = screen.getvalue()
     assert h.input.step == 2  # type: ignore[attr-defined]
     assert "P1 > 1 2 3\nthere is no option 3: the options are 1 to 2\nP1 > 2,1\n" in text

@@ -25,7 +25,7 @@ def _run(*args: str) -> Any:
 
 def _fails(seeds: range) -> list[int]:
     """The seeds among ``seeds`` whose game with the unstable card runs away (2 players,
-    greedy bots, simulate's defaults), found by playing them directly: the batch tests
+    heuristic bots, simulate's defaults), found by playing them directly: the batch tests
     below compare simulate with these, not with numbers that move when the bots do."""
     import cardscript
 
@@ -33,7 +33,7 @@ def _fails(seeds: range) -> list[int]:
     out = []
     for seed in seeds:
         try:
-            cardscript.play_game(d, players=2, agents=["greedy"], seed=seed)
+            cardscript.play_game(d, players=2, agents=["heuristic"], seed=seed)
         except cardscript.RunawayError:
             out.append(seed)
     return out
@@ -93,8 +93,8 @@ def test_jobs_2_prints_the_same_summary_as_jobs_1() -> None:
     from cardscript.dsl.sim.pool import workers_for
 
     assert workers_for(40, 2) == 2, "40 games are enough for a pool of 2: the test must use one"
-    one = _run("simulate", "injustice", "-n", "40", "--seed", "5", "--bots", "greedy,random", "--json", "--jobs", "1")
-    two = _run("simulate", "injustice", "-n", "40", "--seed", "5", "--bots", "greedy,random", "--json", "--jobs", "2")
+    one = _run("simulate", "injustice", "-n", "40", "--seed", "5", "--bots", "heuristic,random", "--json", "--jobs", "1")
+    two = _run("simulate", "injustice", "-n", "40", "--seed", "5", "--bots", "heuristic,random", "--json", "--jobs", "2")
     assert one.exit_code == two.exit_code == 0, (one.output, two.output)
     a, b = json.loads(one.output), json.loads(two.output)
     assert _timeless(a) == _timeless(b) and a["games"] == 40
@@ -127,18 +127,18 @@ def _lines(path: Path) -> list[dict[str, Any]]:
 
 def test_out_streams_a_header_then_one_row_per_game_in_seed_order(tmp_path: Path) -> None:
     out = tmp_path / "runs.jsonl"
-    r = _run("simulate", "injustice", "-n", "4", "--seed", "3", "--bots", "greedy,random", "--out", str(out))
+    r = _run("simulate", "injustice", "-n", "4", "--seed", "3", "--bots", "heuristic,random", "--out", str(out))
     assert r.exit_code == 0, r.output
     header, *rows = _lines(out)
-    assert header["t"] == "run" and header["game"] == "injustice" and header["bots"] == ["greedy", "random"]
+    assert header["t"] == "run" and header["game"] == "injustice" and header["bots"] == ["heuristic", "random"]
     assert [row["seed"] for row in rows] == [3, 4, 5, 6]
     row = rows[0]
-    assert row["seats"] == ["P1", "P2"] and row["bots"] == ["greedy", "random"] and len(row["scores"]) == 2
+    assert row["seats"] == ["P1", "P2"] and row["bots"] == ["heuristic", "random"] and len(row["scores"]) == 2
     assert row["winners"] and row["turns"] > 0 and row["reason"]
     import cardscript
 
     d = cardscript.compile_game("injustice")
-    res = cardscript.play_game(d, players=2, agents=["greedy", "random"], seed=3, log=True)
+    res = cardscript.play_game(d, players=2, agents=["heuristic", "random"], seed=3, log=True)
     assert row["scores"] == res.scores and row["turns"] == res.turns, "the row is the game of its seed"
     p1 = row["per_seat"][0]
     bought = sum(p1["chosen"]["buy"].values())
@@ -221,8 +221,8 @@ def test_logging_the_games_for_their_rows_changes_no_game() -> None:
     from cardscript.dsl.sim.games import play_seed
     from cardscript.dsl.sim.spec import BatchSpec
 
-    plain = BatchSpec("justice-league-dark", 3, "greedy,random")
-    detailed = BatchSpec("justice-league-dark", 3, "greedy,random", detail=True)
+    plain = BatchSpec("justice-league-dark", 3, "heuristic,random")
+    detailed = BatchSpec("justice-league-dark", 3, "heuristic,random", detail=True)
     d = plain.compile()
     actions: set[str] = set()
     for seed in (1, 2, 3):

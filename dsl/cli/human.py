@@ -189,7 +189,10 @@ class HumanAgent(Agent):
                 typed = input(prompt)  # line editing and history on a terminal
             except EOFError:
                 raise self._eof() from None
-            return typed if len(typed) <= LINE_LIMIT else self._too_long(len(typed), d)
+            if len(typed) <= LINE_LIMIT:
+                return typed
+            self._too_long(len(typed), d)
+            return None
         self.output.write(prompt)
         self.output.flush()
         line = self.input.readline(LINE_LIMIT + 1)
@@ -203,7 +206,8 @@ class HumanAgent(Agent):
             size += len(rest.rstrip("\r\n"))
             if not self.tty:
                 self.output.write(_clip(line, 40) + "\n")
-            return self._too_long(size, d)
+            self._too_long(size, d)
+            return None
         if not self.tty:  # the transcript of piped answers reads as a session would (escapes shown, not run)
             self.output.write(terminal(line.rstrip("\r\n")) + "\n")
         return line.rstrip("\r\n")
