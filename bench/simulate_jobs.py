@@ -43,12 +43,13 @@ def main() -> None:
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--bots", default="heuristic", help="bots per seat, cycled (default: heuristic, simulate's)")
     p.add_argument("--repeat", type=int, default=2)
     p.add_argument("--detail", action="store_true", help="per-seat card counts in each row, as --out writes")
     p.add_argument("--scheduler", help="'local': --jobs N on a dask LocalCluster started once (not timed); "
                    "its workers' CPU is not counted")
     a = p.parse_args()
-    spec = BatchSpec(a.game, a.players, "greedy", detail=a.detail)
+    spec = BatchSpec(a.game, a.players, a.bots, detail=a.detail)
     if a.scheduler:
         from cardscript.dsl.sim.cluster import connect
 
