@@ -96,3 +96,122 @@ def test_hoisting_a_side_of_a_folded_compare_rederives_it() -> None:
     folded = rest.args[1]
     assert folded is not cond.args[1] and folded._k == 0 and folded._x is folded.right
     assert isinstance(folded._x.left, hoist.Hoisted) and rest._b is folded
+
+
+# ---------------------------------------------------------------- on a real game's state
+def _game_mid_way(game: str = "injustice", seed: int = 3) -> Any:
+    """A game played to its end: its zones hold cards of every kind (stacks, face down)."""
+    from cardscript.dsl.front.pipeline import compile_game
+    from cardscript.runtime.agents import make_agents
+    from cardscript.runtime.engine import Engine
+
+    definition, _w, _p = compile_game(game)
+    e = Engine(definition, 2, make_agents(["random"], 2), seed, log=False)
+    e.run()
+    return e.game
+
+
+def _generic_cards(*args: Any, **kw: Any) -> E.Cards:
+    """The generic selector (no variant, the general code for its pool), for reference."""
+    sel = object.__new__(E.Cards)
+    sel.__init__(*args, **kw)  # type: ignore[misc]
+    sel._source = None
+    return sel
+
+
+@pytest.mark.parametrize("game", ["injustice", "hero-dice-batman"])
+def test_planned_pools_match_the_general_code_in_every_zone(game: str) -> None:
+    """'your ZONE' and shared zones found by index: the same cards in the same order, the
+    top card only of a stack for a choice, and the same steps, in every zone of the game."""
+    g = _game_mid_way(game)
+    for z in g.d.zones:
+        owner = "you" if z.per_player else "shared"
+        for quantity in ("all", "", "one", "up to", "n"):
+            for zones in ((E.ZoneRef(owner, z.index),), (E.ZoneRef(owner, z.index), E.ZoneRef("shared", 0))):
+                fast = E.Cards("pick", quantity, E.Const(2), zones)
+                slow = _generic_cards("pick", quantity, E.Const(2), zones)
+                for you in (0, 1):
+                    before = g.steps
+                    got = fast.candidates(g, Ctx(you))
+                    spent = g.steps - before
+                    assert got == slow.candidates(g, Ctx(you)) and g.steps - before == 2 * spent, (z.name, quantity)
+                    if z.stack and quantity in ("one", "up to") and g.slots[g.slot(z.index, you)]:
+                        assert got[0] == g.slots[g.slot(z.index, you)][-1] and len(got) <= 1 + len(g.slots[0])
+
+
+def test_planned_pools_apply_types_and_has_filters_as_card_has() -> None:
+    g = _game_mid_way()
+    words = sorted({w for ws in g.card_words for w in ws})[:6]
+    zones = (E.ZoneRef("shared", 0),)  # the box: every card
+    for w in words:
+        for filters in ((("has", (w,)),), (("has_not", (w, words[0])),)):
+            fast = E.Cards("pick", "all", None, zones, (w,), filters=filters)
+            slow = _generic_cards("pick", "all", None, zones, (w,), filters=filters)
+            assert fast.cards(g, Ctx(0)) == slow.cards(g, Ctx(0))
+            assert fast.cards(g, Ctx(0)) == [c for c in slow.candidates(g, Ctx(0)) if c >= 0]
+
+
+def test_cards_variants_select_as_the_generic_selector() -> None:
+    g = _game_mid_way()
+    for kind in ("it", "this"):
+        sel = E.Cards(kind)
+        assert type(sel) is not E.Cards and sel.ir() == _generic_cards(kind).ir()
+        for bound in (None, 0, 7):
+            ctx = Ctx(0, it=bound, this=bound)
+            assert sel.cards(g, ctx) == _generic_cards(kind).cards(g, ctx) == ([] if bound is None else [bound])
+    hand = (E.ZoneRef("you", 2),)
+    assert type(E.Cards("pick", "all", None, hand)) is not E.Cards
+    assert type(E.Cards("pick", "up to", E.Const(2), hand)) is E.Cards  # a choice: the general code
+
+
+def test_blocks_of_none_and_one_statement_count_steps_and_did_as_a_block() -> None:
+    g = _game_mid_way()
+    log: list[str] = []
+
+    class Stmt(E.Node):
+        __slots__ = ()
+
+        def run(self, g: Any, ctx: Ctx) -> int:
+            log.append("ran")
+            g.clock += 5  # a change: 'since' is the clock before the statement
+            return 3
+
+    for stmts in ([], [Stmt()]):
+        fast, slow = E.Seq(stmts), object.__new__(E.Seq)
+        slow.__init__(stmts)  # type: ignore[misc]
+        assert type(fast) is not E.Seq and fast.ir() == slow.ir()
+        results = []
+        for seq in (fast, slow):
+            ctx, before, clock = Ctx(0), g.steps, g.clock
+            r = seq.run(g, ctx)
+            results.append((r, type(r), g.steps - before, ctx.did, ctx.since - clock if stmts else ctx.since))
+        assert results[0] == results[1]
+    assert log == ["ran", "ran"]
+    g.steps = g.step_limit + 1  # past the budget: an empty block stops the game too
+    with pytest.raises(Exception, match="budget"):
+        E.Seq([]).run(g, Ctx(0))
+
+
+def test_your_counter_read_by_index_matches_get_with_passive_bonuses() -> None:
+    """Injustice's damage-bonus counter has passive bonuses: it is not read by index."""
+    g = _game_mid_way()
+    for c in g.d.counters:
+        for you in (0, 1):
+            v = E.CounterValue("you", c.index)
+            assert v.evaluate(g, Ctx(you)) == g.get(c.index, you)
+            assert v._plain == (c.per_player and c.index not in g.d.passive_counters)
+    assert any(c.index in g.d.passive_counters for c in g.d.counters)
+
+
+def test_attribute_for_you_without_modifiers_matches_modified() -> None:
+    from cardscript.runtime.effects.cardrules import modified
+
+    g = _game_mid_way()
+    attrs = sorted({a for at in g.card_attrs for a in at})
+    for attr in attrs:
+        node = E.AttrFor(attr, E.Cards("it"), E.Players("you"))
+        for card in range(len(g.card_type)):
+            assert node.evaluate(g, Ctx(1, it=card)) == modified(g, attr, 1, card)
+        g.attr_mods.append([attr, 1, (), -1, "", False])  # a modifier: the general code, which sees it
+        assert all(node.evaluate(g, Ctx(1, it=c)) == modified(g, attr, 1, c) for c in range(len(g.card_type)))
+        g.attr_mods.clear()
