@@ -215,3 +215,28 @@ def test_attribute_for_you_without_modifiers_matches_modified() -> None:
         g.attr_mods.append([attr, 1, (), -1, "", False])  # a modifier: the general code, which sees it
         assert all(node.evaluate(g, Ctx(1, it=c)) == modified(g, attr, 1, c) for c in range(len(g.card_type)))
         g.attr_mods.clear()
+
+
+def test_zone_variants_name_the_slots_the_generic_reference_names() -> None:
+    g = _game_mid_way()
+    for z in g.d.zones:
+        owner = "you" if z.per_player else "shared"
+        fast = E.ZoneRef(owner, z.index)
+        slow = object.__new__(E.ZoneRef)
+        slow.__init__(owner, z.index)  # type: ignore[misc]
+        assert type(fast) is not E.ZoneRef and fast.ir() == slow.ir()
+        for you in (0, 1):
+            assert fast.slots(g, Ctx(you)) == slow.slots(g, Ctx(you)) == [g.slot(z.index, you)]
+
+
+@pytest.mark.parametrize("game", ["injustice", "justice-league-dark", "hero-dice-batman"])
+def test_triggers_indexed_by_event_are_those_a_scan_finds_in_order(game: str) -> None:
+    g = _game_mid_way(game)
+    listening = 0
+    for event in sorted(g.trigger_events):
+        index = g._listening(event)
+        assert index is g._listening(event)  # made once
+        for ct, found in zip(g.d.cards, index, strict=True):
+            assert found == tuple(t for t in ct.triggers if t.event == event and not t.of_this_card)
+            listening += len(found)
+    assert listening > 0 or game != "injustice"  # the others have no trigger of a card in play

@@ -18,6 +18,11 @@ class ZoneRef(Node):
 
     __slots__ = ("owner", "players", "zone")
 
+    def __new__(cls, owner: str, zone: int, players: Any = None) -> ZoneRef:
+        if cls is not ZoneRef:
+            return object.__new__(cls)
+        return object.__new__(_YourZone if owner == "you" else _SharedZone if owner == "shared" else ZoneRef)
+
     def __init__(self, owner: str, zone: int, players: Any = None):
         self.owner, self.zone, self.players = owner, zone, players
 
@@ -41,6 +46,22 @@ class ZoneRef(Node):
             return [g.slot(self.zone, owner if owner >= 0 else ctx.you)]
         home = g.d.cards[g.card_type[card]].home
         return [g.slot(home, ctx.you)] if home >= 0 else []
+
+
+@specialised
+class _YourZone(ZoneRef):
+    """'your ZONE'."""
+
+    def slots(self, g: Game, ctx: Ctx) -> list[int]:
+        return [g.zone_base[self.zone] + ctx.you]
+
+
+@specialised
+class _SharedZone(ZoneRef):
+    """A shared zone: its one slot."""
+
+    def slots(self, g: Game, ctx: Ctx) -> list[int]:
+        return [g.zone_base[self.zone]]
 
 
 class ZoneParam(Node):
@@ -163,7 +184,7 @@ class Cards(Node):
         game, so the zones' flags are those of every game it runs in."""
         src: Any = None
         if self.kind not in ("param", "played", "gained", "control") and all(
-                type(zr) is ZoneRef and zr.owner in ("you", "shared") for zr in self.zones):
+                isinstance(zr, ZoneRef) and zr.owner in ("you", "shared") for zr in self.zones):
             src = tuple((zr.zone, zr.owner == "you", self._choice and g.d.zones[zr.zone].stack) for zr in self.zones)
         self._source = src
         return src
