@@ -147,7 +147,8 @@ _FOLDED = {"<=": _LeK, "<": _LtK, ">=": _GeK, ">": _GtK, "==": _EqK, "!=": _NeK}
 
 class And(Node):
     """C and C: every condition holds (evaluated left to right, stops at the first false).
-    Built as a variant for none, one or two conditions (:func:`~.base.specialised`)."""
+
+    Built as a variant for one or two conditions (:func:`~.base.specialised`)."""
 
     __slots__ = ("_a", "_args", "_b", "args")
     _a: Any  # the first and second condition (None when there are fewer)
@@ -189,6 +190,7 @@ class _And2(And):
 
 class Or(Node):
     """C or C: some condition holds (stops at the first true).
+
     Built as a variant for one or two conditions (:func:`~.base.specialised`)."""
 
     __slots__ = ("_a", "_args", "_b", "args")
