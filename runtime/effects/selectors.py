@@ -193,7 +193,7 @@ class Cards(Node):
         src = self._source
         if src is _UNPLANNED:
             src = self._plan_source(g)
-        if src is not None:  # 'your hand', 'the line-up': slots found by index, no ZoneRef to ask
+        if src is not None:  # 'your ZONE', a shared zone: slots found by index, no ZoneRef to ask
             if len(src) == 1:
                 z, mine, top = src[0]
                 cards = g.slots[g.zone_base[z] + ctx.you] if mine else g.slots[g.zone_base[z]]
