@@ -240,3 +240,23 @@ def test_triggers_indexed_by_event_are_those_a_scan_finds_in_order(game: str) ->
             assert found == tuple(t for t in ct.triggers if t.event == event and not t.of_this_card)
             listening += len(found)
     assert listening > 0 or game != "injustice"  # the others have no trigger of a card in play
+
+
+@pytest.mark.parametrize("game", ["injustice", "hero-dice-batman"])
+def test_top_cards_match_the_general_code_refills_included(game: str) -> None:
+    """'the top N cards of ZONE' by index: the same cards, and the same refills (shuffles,
+    steps, the RNG) as the general code, on two games in the same state."""
+    fast_g, slow_g = _game_mid_way(game), _game_mid_way(game)
+    for z in fast_g.d.zones:
+        owner = "you" if z.per_player else "shared"
+        for n in (0, 1, 3, 60, -1):
+            fast = E.Cards("top", count=E.Const(n), zones=(E.ZoneRef(owner, z.index),))
+            slow = _generic_cards("top", count=E.Const(n), zones=(E.ZoneRef(owner, z.index),))
+            assert type(fast) is not E.Cards
+            for you in (0, 1):
+                got = fast.cards(fast_g, Ctx(you))
+                assert got == slow.cards(slow_g, Ctx(you)), (z.name, n)
+                assert len(got) == min(max(n, 0), len(fast_g.slots[fast_g.slot(z.index, you)]))
+                assert fast_g.slots == slow_g.slots and fast_g.steps == slow_g.steps
+                assert fast_g.rng.getstate() == slow_g.rng.getstate()
+    assert any(fast_g.d.zones[z].refill_from >= 0 for z in range(len(fast_g.d.zones))) or game != "injustice"

@@ -126,6 +126,7 @@ class Cards(Node):
     """
 
     __slots__ = (
+        "_bare",
         "_choice",
         "_filters",
         "_source",
@@ -148,6 +149,8 @@ class Cards(Node):
             return object.__new__(_CardsIt)
         if kind == "this":
             return object.__new__(_CardsThis)
+        if kind == "top":
+            return object.__new__(_CardsTop)
         if kind not in ("top", "bottom") and quantity in ("all", "each", ""):
             return object.__new__(_CardsAll)
         return object.__new__(Cards)
@@ -160,6 +163,7 @@ class Cards(Node):
         self._choice = quantity in ("one", "up to", "random", "random n")
         self._filters: tuple | None = None  # the filters as run: see _plan()
         self._source: Any = _UNPLANNED  # where the pool comes from: see _plan_source()
+        self._bare = not (name or types or filters)  # every card of the pool is a candidate
 
     def _plan(self) -> tuple:
         """The filters as they run: each 'where' condition with its card-independent
@@ -203,6 +207,11 @@ class Cards(Node):
                 for z, mine, top in src:
                     cards = g.slots[g.zone_base[z] + ctx.you] if mine else g.slots[g.zone_base[z]]
                     pool.extend(cards[-1:] if top else reversed(cards))
+            if self._bare:  # _filter(), with nothing to filter
+                g.steps += len(pool)
+                if g.steps > g.step_limit:
+                    g.out_of_steps(ctx.this)
+                return pool
             return self._filter(g, ctx, pool)
         k = self.kind
         if k == "param":
@@ -325,6 +334,26 @@ class _CardsThis(Cards):
 
     def cards(self, g: Game, ctx: Ctx) -> list[int]:
         return [ctx.this] if ctx.this is not None else []
+
+
+@specialised
+class _CardsTop(Cards):
+    """'the top N cards of ZONE': of one 'your ZONE' or shared zone, found by slot index."""
+
+    def cards(self, g: Game, ctx: Ctx) -> list[int]:
+        src = self._source
+        if src is _UNPLANNED:
+            src = self._plan_source(g)
+        if src is None or len(src) != 1:
+            return Cards.cards(self, g, ctx)
+        n = self.count.evaluate(g, ctx)
+        if n <= 0:  # 'the top 0 cards' are none (cards[-0:] would be all of them)
+            return []
+        z, mine, _top = src[0]
+        s = g.zone_base[z] + ctx.you if mine else g.zone_base[z]
+        if len(g.slots[s]) < n:  # what ensure() tests first
+            g.ensure(s, n, False)
+        return g.slots[s][-1:-n - 1:-1]  # the top n, top first: reversed(cards[-n:])
 
 
 @specialised

@@ -11,6 +11,8 @@ from cardscript.runtime.errors import MAX_NESTING, MAX_TRIGGER_DEPTH, GameOver, 
 from cardscript.runtime.game.state import GameState
 from cardscript.runtime.observation import note_subject
 
+_NO_INDEX: dict[str, Any] = {}  # before the first index is made (EventOps._listening)
+
 
 class EventOps(GameState):
     """Events, triggers and turns (part of :class:`~cardscript.runtime.game.Game`)."""
@@ -53,7 +55,7 @@ class EventOps(GameState):
         if name in self.static_events:
             self.fire_statics(name, player, it)  # type: ignore[attr-defined]  # StaticOps, in Game
         if name in self.trigger_events:
-            by_type = self._listening(name)
+            by_type = self.d.__dict__.get("_listening", _NO_INDEX).get(name) or self._listening(name)
             card_type = self.card_type
             for z in self.active_zones:
                 cards = self.slots[self.zone_base[z.index] + (player if z.per_player else 0)]
