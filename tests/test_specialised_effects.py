@@ -260,3 +260,26 @@ def test_top_cards_match_the_general_code_refills_included(game: str) -> None:
                 assert fast_g.slots == slow_g.slots and fast_g.steps == slow_g.steps
                 assert fast_g.rng.getstate() == slow_g.rng.getstate()
     assert any(fast_g.d.zones[z].refill_from >= 0 for z in range(len(fast_g.d.zones))) or game != "injustice"
+
+
+def test_player_variants_select_as_the_generic_selector() -> None:
+    g = _game_mid_way()
+    for kind in ("you", "each foe", "each player"):
+        fast = E.Players(kind)
+        slow = object.__new__(E.Players)
+        slow.__init__(kind)  # type: ignore[misc]
+        assert type(fast) is not E.Players and fast.ir() == slow.ir()
+        for you in (0, 1):
+            assert fast.players(g, Ctx(you)) == slow.players(g, Ctx(you))
+    assert type(E.Players("you", filters=(("m", False, False),))) is E.Players  # a filter: the general code
+
+
+def test_a_card_name_filter_by_card_type_matches_the_names() -> None:
+    g = _game_mid_way()
+    zones = tuple(E.ZoneRef("you" if z.per_player else "shared", z.index) for z in g.d.zones)
+    every = _generic_cards("pick", "all", None, zones).cards(g, Ctx(0))
+    names = sorted({g.card_name(c) for c in every})
+    for name in [*names[:8], "No Such Card"]:
+        got = E.Cards("pick", "all", None, zones, name=name).cards(g, Ctx(0))
+        assert got == [c for c in every if g.card_name(c) == name]
+        assert got or name == "No Such Card"

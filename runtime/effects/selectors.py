@@ -83,6 +83,12 @@ class Players(Node):
 
     __slots__ = ("filters", "kind", "param")
 
+    def __new__(cls, kind: str, param: str = "", filters: tuple = ()) -> Players:
+        if cls is not Players or filters:
+            return object.__new__(cls)
+        return object.__new__(_You if kind == "you" else _EachFoe if kind == "each foe" else
+                              _EachPlayer if kind == "each player" else Players)
+
     def __init__(self, kind: str, param: str = "", filters: tuple = ()):
         self.kind, self.param, self.filters = kind, param, filters
 
@@ -114,6 +120,30 @@ class Players(Node):
         return out
 
 
+@specialised
+class _You(Players):
+    """'you', with no filter."""
+
+    def players(self, g: Game, ctx: Ctx) -> list[int]:
+        return [ctx.you]
+
+
+@specialised
+class _EachFoe(Players):
+    """'each foe', with no filter."""
+
+    def players(self, g: Game, ctx: Ctx) -> list[int]:
+        return g.foes(ctx.you)
+
+
+@specialised
+class _EachPlayer(Players):
+    """'each player', with no filter."""
+
+    def players(self, g: Game, ctx: Ctx) -> list[int]:
+        return g.everyone()
+
+
 # ====================================================================== cards
 class Cards(Node):
     """A card selector.
@@ -129,6 +159,7 @@ class Cards(Node):
         "_bare",
         "_choice",
         "_filters",
+        "_named",
         "_source",
         "count",
         "filters",
@@ -164,6 +195,7 @@ class Cards(Node):
         self._filters: tuple | None = None  # the filters as run: see _plan()
         self._source: Any = _UNPLANNED  # where the pool comes from: see _plan_source()
         self._bare = not (name or types or filters)  # every card of the pool is a candidate
+        self._named: frozenset[int] | None = None  # the card types called ``name``, found at first use
 
     def _plan(self) -> tuple:
         """The filters as they run: each 'where' condition with its card-independent
@@ -237,8 +269,12 @@ class Cards(Node):
         g.steps += len(pool)
         if g.steps > g.step_limit:
             g.out_of_steps(ctx.this)
-        if self.name:
-            pool = [c for c in pool if g.card_name(c) == self.name]
+        if self.name:  # g.card_name(c) == self.name, by card type
+            named = self._named
+            if named is None:
+                named = self._named = frozenset(i for i, ct in enumerate(g.d.cards) if ct.name == self.name)
+            card_type = g.card_type
+            pool = [c for c in pool if card_type[c] in named]
         cw = g.card_words  # card_has, inlined: a card's words are a set
         if self.types:
             types = self.types
