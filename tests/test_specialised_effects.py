@@ -283,3 +283,38 @@ def test_a_card_name_filter_by_card_type_matches_the_names() -> None:
         got = E.Cards("pick", "all", None, zones, name=name).cards(g, Ctx(0))
         assert got == [c for c in every if g.card_name(c) == name]
         assert got or name == "No Such Card"
+
+
+@pytest.mark.parametrize("game", ["justice-league-dark", "injustice"])
+def test_filters_tested_for_the_whole_pool_keep_the_cards_and_steps_of_the_per_card_test(game: str) -> None:
+    """'cost of it for you <= your power', 'it is face up and ...': the pool test keeps the
+    same cards, in order, for the same steps as testing each card; with an attribute
+    modifier it hands the pass to the per-card test."""
+    from cardscript.runtime.effects.pools import PoolFilter
+
+    g = _game_mid_way(game)
+    pooled = 0
+    for act in g.d.actions:
+        sel = act.choose
+        if not isinstance(sel, E.Cards) or not any(fk == "where" for fk, _ in sel.filters):
+            continue
+        per_card = object.__new__(type(sel))
+        for slot in E.Cards.__slots__:
+            object.__setattr__(per_card, slot, getattr(sel, slot))
+        plan = sel._plan()
+        pooled += sum(isinstance(rest, PoolFilter) for _fk, _p, rest, _h in plan)
+        # the same plan, each pool test replaced by the condition it stands for
+        per_card._filters = tuple((fk, p, rest.cond if isinstance(rest, PoolFilter) else rest, h)
+                                  for fk, p, rest, h in sel._plan())
+        for mods in ([], [["cost", 0, (), -2, "", False], ["cost", 1, (), 1, "", False]]):
+            g.attr_mods[:] = mods
+            for you in (0, 1):
+                for power in (0, 3, 8):
+                    g.values[g.counter_base[0] + you] = power
+                    before = g.steps
+                    got = sel.candidates(g, Ctx(you))
+                    spent = g.steps - before
+                    assert got == per_card.candidates(g, Ctx(you)), (act.name, mods, power)
+                    assert g.steps - before == 2 * spent
+        g.attr_mods.clear()
+    assert pooled >= 1

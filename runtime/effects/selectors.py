@@ -8,6 +8,7 @@ from typing import Any
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
 from cardscript.runtime.effects.base import Node, as_number, card_has, specialised
+from cardscript.runtime.effects.pools import PoolFilter
 from cardscript.runtime.game import Game
 
 
@@ -201,12 +202,13 @@ class Cards(Node):
         """The filters as they run: each 'where' condition with its card-independent
         parts hoisted (:mod:`~cardscript.runtime.effects.hoist`), planned at first use."""
         from cardscript.runtime.effects.hoist import plan_filter  # hoist reads this module's classes
+        from cardscript.runtime.effects.pools import pool_filter
 
         plan = []
         for fk, data in self.filters:
             if fk == "where":
                 prefix, rest, hoisted = plan_filter(data)
-                plan.append((fk, prefix, rest, hoisted))
+                plan.append((fk, prefix, pool_filter(data, rest), hoisted))
             else:
                 plan.append((fk, data, None, ()))
         self._filters = tuple(plan)
@@ -303,6 +305,12 @@ class Cards(Node):
                 keep = []
                 for h in hoisted:
                     h.have = False
+                if type(data) is PoolFilter:  # leading conditions for the whole pool (effects/pools.py)
+                    pool, data = data.keep(g, ctx, pool)
+                    if data is None or not pool:
+                        for h in hoisted:
+                            h.have = False
+                        continue
                 try:
                     for c in pool:
                         ctx.it = c
