@@ -118,7 +118,7 @@ def _agents(agents: Sequence[AgentSpec] | AgentSpec | None, seats: int) -> list[
         ValueError: an unknown bot name; more agents than seats; an Agent object that
             would fill two seats.
     """
-    specs: list[AgentSpec] = ["greedy"] if agents is None else [agents] if isinstance(agents, (str, Agent)) \
+    specs: list[AgentSpec] = ["heuristic"] if agents is None else [agents] if isinstance(agents, (str, Agent)) \
         else list(agents)
     if not specs:
         raise ValueError("agents is empty: give a bot name or an Agent per seat")
@@ -153,7 +153,7 @@ def play_game(definition: GameDefinition, *, players: int | None = None,
         definition: from :func:`compile_game`.
         players: number of seats (default: the game's minimum).
         agents: per seat, a bot name (``"greedy"``, ``"random"``) or an :class:`Agent`;
-            names are cycled to fill the seats (default: greedy bots).
+            names are cycled to fill the seats (default: heuristic bots; docs/bots.md).
         seed: the game's one RNG seed; the same seed and agents give the same game.
         log: keep the event log in ``result.log`` (turn it off for speed).
 

@@ -33,7 +33,9 @@ def definition():
 def run_cardscript(seed: int, players: int, policy: str, trace: bool = False):
     """One Minideck game on the cardscript engine; with ``trace``, the Result gets a
     ``trace`` attribute in the hand-written format (seat, kind, labels, picks)."""
-    result = Engine(definition(), players, make_agents([policy], players), seed, log=trace).run()
+    # the hand-written greedy mirrors the declaration-order heuristic (issue 13: "greedy" looks ahead)
+    bot = "heuristic" if policy == "greedy" else policy
+    result = Engine(definition(), players, make_agents([bot], players), seed, log=trace).run()
     if trace:
         result.trace = [(e["player"], e["kind"], tuple(e["options"]), tuple(e["chose"]))
                         for e in result.log if e["t"] == "decision"]

@@ -3,7 +3,8 @@ speed or refactoring commit changes no game (issue 11, "Parity first").
 
 Every built-in game, alone and with each of its variants (``mixing`` with the other DC
 set mixed in), at every player count from 1 to 4 that the game allows and at its maximum,
-with random, greedy and mixed bots, over two seeds. ``tests/test_golden.py`` replays
+with random, heuristic and mixed bots, over two seeds; the bots that look ahead (greedy,
+search) on each base game once (:data:`LOOKAHEAD`). ``tests/test_golden.py`` replays
 them all and compares; a rule fix that changes games re-baselines in its own commit::
 
     python bench/golden.py --update      # rewrite tests/golden/log_hashes.json
@@ -25,7 +26,11 @@ from cardscript.dsl.front.variants import list_variants
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden" / "log_hashes.json"
 GAMES = ("injustice", "justice-league-dark", "hero-dice-batman")
-BOTS = ("random", "greedy", "greedy,random")
+BOTS = ("random", "heuristic", "heuristic,random")
+#: the bots that look ahead (greedy, search: seconds a game) play only each base game, at the
+#: seat count given here, over the first seed: the full matrix of them would take half an hour
+LOOKAHEAD = {"injustice": 2, "justice-league-dark": 2, "hero-dice-batman": 1}
+LOOKAHEAD_BOTS = ("greedy", "search")
 SEEDS = (1, 2)
 #: the set a game's ``mixing`` variant is played with (Injustice's with Justice League Dark,
 #: and the other way round)
@@ -75,6 +80,11 @@ def compute() -> dict[str, str]:
                     agents = bots.split(",")[:players]
                     result = cardscript.play_game(definition, players=players, agents=agents, seed=seed)
                     out[f"{key}/{players}p/{bots}/{seed}"] = log_hash(result.log)
+        if key in LOOKAHEAD:
+            players = LOOKAHEAD[key]
+            for bots in LOOKAHEAD_BOTS:
+                result = cardscript.play_game(definition, players=players, agents=[bots] * players, seed=SEEDS[0])
+                out[f"{key}/{players}p/{bots}/{SEEDS[0]}"] = log_hash(result.log)
     return out
 
 

@@ -49,11 +49,23 @@ JSON_FORMAT = 1
 #: key -> (workload, game, players, bots, games in a full run, games with --quick)
 GAME_ROWS = {
     "injustice-2p-random": ("Injustice 2p random", "injustice", 2, "random", 40, 4),
-    "injustice-2p-greedy": ("Injustice 2p greedy", "injustice", 2, "greedy", 40, 3),
+    # the engine's speed with the cheap sensible bot (greedy looks ahead since issue 13: BOT_ROWS)
+    "injustice-2p-greedy": ("Injustice 2p heuristic", "injustice", 2, "heuristic", 40, 3),
     "injustice-4p-random": ("Injustice 4p random", "injustice", 4, "random", 20, 2),
     "jld-2p-random": ("JLD 2p random", "justice-league-dark", 2, "random", 8, 1),
     "herodice-1-random": ("Hero Dice 1 hero random", "hero-dice-batman", 1, "random", 200, 10),
-    "herodice-1-greedy": ("Hero Dice 1 hero greedy", "hero-dice-batman", 1, "greedy", 40, 3),
+    "herodice-1-greedy": ("Hero Dice 1 hero heuristic", "hero-dice-batman", 1, "heuristic", 40, 3),
+}
+
+#: issue 13: each bot's µs per decision in each game (every seat that bot): key -> (workload,
+#: game, players, bot, games in a full run); --quick plays one game of random and heuristic
+#: and leaves the looking-ahead bots' rows n/a (seconds per game: they would triple its time)
+BOT_ROWS = {
+    f"bot-{short}-{bot}": (f"{label} {players}p {bot}: per decision", game, players, bot, 2)
+    for short, label, game, players in (("injustice", "Injustice", "injustice", 2),
+                                        ("jld", "JLD", "justice-league-dark", 2),
+                                        ("herodice", "Hero Dice", "hero-dice-batman", 1))
+    for bot in ("random", "heuristic", "greedy", "search")
 }
 
 #: key -> (kind, bound, text): "min" games/s, "max" × hand-written, "max_s" seconds, "max_us" µs
@@ -240,6 +252,19 @@ def main(argv: list[str] | None = None) -> int:
         row = attempt(f"{workload}: {n} games × {repeats}",
                       lambda k=key, w=workload, g=game, p=players, b=bots, s=seeds:
                       W.game_row(k, w, definitions[g], p, b, s, repeats, 1 if g == "justice-league-dark" else profiled))
+        if row:
+            rows.append(row)
+
+    for key, (workload, game, players, bot, full_n) in BOT_ROWS.items():
+        if game not in definitions:
+            continue
+        looks_ahead = bot in ("greedy", "search")
+        if quick and looks_ahead:
+            rows.append(W.Row(key, workload, "decision", bots=bot, note="full run only"))
+            continue
+        n = 1 if quick else full_n
+        row = attempt(f"{workload}: {n} games", lambda w=workload, k=key, g=game, p=players, b=bot, n=n:
+                      W.decision_row(k, w, definitions[g], p, b, list(range(args.seed, args.seed + n))))
         if row:
             rows.append(row)
 

@@ -111,6 +111,18 @@ def game_row(key: str, workload: str, definition: Any, players: int, bots: str, 
     return row
 
 
+def decision_row(key: str, workload: str, definition: Any, players: int, bot: str, seeds: Sequence[int]) -> Row:
+    """One bot's cost per decision (issue 13): ``seeds`` games with ``bot`` in every seat,
+    the time over the decisions asked (``seconds`` is per decision)."""
+    t0 = time.perf_counter()
+    results = [play(definition, players, bot, s) for s in seeds]
+    total = time.perf_counter() - t0
+    decisions = sum(r.decisions for r in results)
+    n = len(seeds)
+    return Row(key, workload, "decision", total / max(1, decisions), [], n, decisions / n,
+               sum(r.turns for r in results) / n, bots=bot)
+
+
 # ---------------------------------------------------------------- Minideck both ways
 def minideck_rows(seeds: Sequence[int], policy: str, repeats: int, traced: int, profiled: int) -> tuple[Row, Row]:
     """(cardscript row, hand-written row) for Minideck, 2 players: interleaved repeats,

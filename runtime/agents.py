@@ -1,7 +1,11 @@
 """Agents answer :class:`~cardscript.runtime.decision.Decision` objects.
 
 * :class:`RandomAgent` — uniform over legal answers, from its own seeded stream.
-* :class:`GreedyAgent` — a sensible player for any game: takes actions in the order
+* :class:`GreedyAgent` — values every legal action by a one-step lookahead on the seat's
+  fair model of the game (issue 13; :mod:`cardscript.runtime.forecast`), the rest of the
+  turn played by the heuristic below; :class:`~cardscript.runtime.search.SearchAgent`
+  searches deeper (``--bots search``).
+* :class:`HeuristicAgent` — a cheap sensible player for any game: takes actions in the order
   the rules declare them (so it plays its hand before buying), buys the most valuable
   card it can, always says yes to "may", defends when it can, and picks its most
   valuable cards for good things and its least valuable for bad ones. Scripts guide it
@@ -53,10 +57,12 @@ class RandomAgent(Agent):
         return sorted(self.rng.sample(range(n), k)) if k else []
 
 
-class GreedyAgent(Agent):
-    """A sensible player (see the module docstring)."""
+class HeuristicAgent(Agent):
+    """The cheap sensible player of the module docstring: actions in declaration order,
+    ``prefer`` hints, the most valuable card for good things. The policy a forecast plays
+    every seat with (:mod:`cardscript.runtime.forecast`); ``--bots heuristic``."""
 
-    name = "greedy"
+    name = "heuristic"
 
     def bind(self, seat: int, seed: int) -> None:
         self.seat = seat
@@ -103,6 +109,60 @@ class GreedyAgent(Agent):
             return 0
         options = d.options
         return max(range(d.size), key=lambda i: (score[options[i]], -i))
+
+
+class GreedyAgent(HeuristicAgent):
+    """Values every legal action by a one-step lookahead (issue 13): each option is taken on
+    the seat's fair model of the game (:class:`~cardscript.runtime.forecast.Forecast`: a
+    copy whose hidden cards are dealt again), the rest of the turn is played by
+    :class:`HeuristicAgent` for every seat, and the position at the end of the turn is valued
+    from the game's own score. The best value wins; declaration order plays no part, so an
+    action an expansion or a variant adds is taken when it pays. Ties go to the ``prefer``
+    hint, then to acting over ending the turn, then to the option offered first. Every other
+    decision (a card to discard, a target, yes/no) is the heuristic's. At most
+    :data:`LOOKAHEAD_CAP` options are looked ahead: past it, the heuristic's best ones."""
+
+    name = "greedy"
+    forecasts = True
+
+    def bind(self, seat: int, seed: int) -> None:
+        self.seat = seat
+        self.rng = random.Random(seed)  # the seeds of its forecasts' deals: its own stream
+
+    def _action(self, view: Observation, d: DecisionView) -> int:
+        n = d.size
+        if n == 1:
+            return 0
+        seed = self.rng.getrandbits(32)  # one deal for every option: they differ by the option only
+        forecast = d.forecast
+        options, values = d.options, d.values
+        best, best_key = n - 1, None
+        for i in _capped(self, view, d):
+            act = options[i]
+            hint = values[i] if act is not None and act.hinted else 0
+            key = (forecast.after(i, seed), hint, act is not None, -i)
+            if best_key is None or key > best_key:
+                best, best_key = i, key
+        return best
+
+
+#: the most options of one decision that greedy looks ahead
+LOOKAHEAD_CAP = 16
+
+
+def _capped(bot: HeuristicAgent, view: Observation, d: DecisionView) -> list[int]:
+    """The options worth a lookahead: all of them, or past :data:`LOOKAHEAD_CAP` the
+    heuristic's pick, ending the turn, and the most valuable others."""
+    n = d.size
+    if n <= LOOKAHEAD_CAP:
+        return list(range(n))
+    values = d.values
+    keep = {HeuristicAgent._action(bot, view, d)} | {i for i, o in enumerate(d.options) if o is None}
+    for i in sorted(range(n), key=lambda i: (-(values[i] if values else 0), i)):
+        if len(keep) >= LOOKAHEAD_CAP:
+            break
+        keep.add(i)
+    return sorted(keep)
 
 
 class ScriptedAgent(EngineAgent):
@@ -187,14 +247,26 @@ def _one(ans: Any, d: Decision, taken: list[int] | None = None) -> int:
 
 
 def make_agents(spec: Iterable[str], seats: int) -> list[Agent]:
-    """Agents from names ('random', 'greedy'), cycled to fill ``seats``.
+    """Agents from names ('random', 'heuristic', 'greedy', 'search', 'search:N' for N
+    rollouts per decision), cycled to fill ``seats``.
 
     Raises:
-        ValueError: for an unknown bot name.
+        ValueError: for an unknown bot name or a bad rollout count.
     """
-    names = [s.strip() for s in spec if s.strip()] or ["greedy"]
-    kinds = {"random": RandomAgent, "greedy": GreedyAgent}
+    from cardscript.runtime.search import SearchAgent  # it builds on this module's bots
+
+    names = [s.strip() for s in spec if s.strip()] or ["heuristic"]
+    kinds: dict[str, Any] = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent,
+                             "search": SearchAgent}
     for n in names:
-        if n not in kinds:
-            raise ValueError(f"unknown bot {n!r}: choose from {', '.join(sorted(kinds))}")
-    return [kinds[names[i % len(names)]]() for i in range(seats)]
+        base, _, count = n.partition(":")
+        if base not in kinds or (count and base != "search"):
+            raise ValueError(f"unknown bot {n!r}: choose from {', '.join(sorted(kinds))} (or search:N)")
+        if count and (not count.isdigit() or int(count) < 1):
+            raise ValueError(f"bot {n!r}: N in search:N is a number of rollouts, 1 or more")
+
+    def make(n: str) -> Agent:
+        base, _, count = n.partition(":")
+        return SearchAgent(int(count)) if count else kinds[base]()
+
+    return [make(names[i % len(names)]) for i in range(seats)]

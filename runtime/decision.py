@@ -26,7 +26,7 @@ class Decision:
             (also computed on first use when given as a function).
     """
 
-    __slots__ = ("_labels", "_values", "high", "kind", "low", "options", "player", "purpose")
+    __slots__ = ("__weakref__", "_labels", "_values", "high", "kind", "low", "options", "player", "purpose")
 
     def __init__(self, player: int, kind: str, options: list[Any], labels: Any, low: int, high: int,
                  purpose: str = "", values: Any = ()):
@@ -55,6 +55,9 @@ class Agent:
     """
 
     name = "agent"
+    #: the agent asks ``decision.forecast`` (issue 13): the engine records its game, which a
+    #: forecast forks
+    forecasts = False
 
     def bind(self, seat: int, seed: int) -> None:
         """Called once when the game starts.

@@ -49,6 +49,9 @@ class Engine:
         self.game = Game(definition, seats, agents, seed, log)
         self.game.step_limit = step_limit
         self.first_player = first_player
+        if any(getattr(a, "forecasts", False) or getattr(getattr(a, "fallback", None), "forecasts", False)
+               for a in agents):
+            self.game.record(first_player)  # a forecast forks the game (runtime/forecast.py)
 
     def setup(self) -> None:
         """Run the setup block (rules 'setup:')."""

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 from cardscript.runtime.decision import Agent, Decision, EngineAgent
 
 if TYPE_CHECKING:
+    from cardscript.runtime.forecast import Forecast
     from cardscript.runtime.game import Game, GameState
 
 #: the label of a card option its seat may not see
@@ -60,8 +61,10 @@ class _Table:
         self.seats = [_Seat(game, p) for p in range(game.n)]
         for s in self.seats:
             _SEATS[s.key] = s
-        self.revealed: list[tuple[int, int, int]] = []
-        self.last: Decision | None = None  # the decision asked last (a seat's log relabels it)
+        self.revealed: list[tuple[int, int, int, int]] = []  # (card, slot, turn, the game's clock then)
+        # The decision asked last (a seat's log relabels it), weakly: a decision's labels and
+        # values hold the game, and a table that held it would keep every game ever played.
+        self.last: weakref.ref[Decision] | None = None
         self.subject = -1  # the card the event being logged names
 
 
@@ -100,14 +103,22 @@ def card_seen(g: Game, card: int, seat: int) -> bool:
         if not z.stack or g.slots[slot][-1:] == [card]:
             return True
     t = _TABLES.get(g)
-    return t is not None and any(c == card and s == slot and turn == g.turn for c, s, turn in t.revealed)
+    return t is not None and any(c == card and s == slot and turn == g.turn for c, s, turn, _ in t.revealed)
 
 
 def note_revealed(g: Game, cards: list[int]) -> None:
     """Remember that ``cards`` were revealed to every seat ('reveal'; see the module docstring)."""
     t = _table(g)
     t.revealed = [r for r in t.revealed if r[2] == g.turn]  # an older turn's reveals are forgotten
-    t.revealed.extend((c, g.loc[c], g.turn) for c in cards)
+    t.revealed.extend((c, g.loc[c], g.turn, g.clock) for c in cards)
+
+
+def rewind(g: Game) -> None:
+    """``g`` was restored to an earlier state: forget what was revealed after it (a card
+    revealed in a later turn, or later this turn, of the play that is undone). Engine side."""
+    t = _TABLES.get(g)
+    if t is not None and t.revealed:
+        t.revealed = [r for r in t.revealed if r[2] == g.turn and r[3] <= g.clock]
 
 
 class Observation:
@@ -201,7 +212,7 @@ class Observation:
         t = _TABLES.get(g)
         if t is None:
             return ()
-        return tuple((g.slot_name(s), g.card_name(c)) for c, s, turn in t.revealed
+        return tuple((g.slot_name(s), g.card_name(c)) for c, s, turn, _ in t.revealed
                      if turn == g.turn and g.loc[c] == s)
 
 
@@ -268,6 +279,15 @@ class DecisionView:
         return self._values
 
     @property
+    def forecast(self) -> Forecast:
+        """This seat's fair model of the game at this decision (:mod:`cardscript.runtime.forecast`):
+        what-if values of its options, played on a copy whose hidden cards are dealt again."""
+        from cardscript.runtime.forecast import Forecast
+
+        self._decision()
+        return Forecast(self._key, self._serial)
+
+    @property
     def options(self) -> tuple[Any, ...]:
         if self._options is None:
             g, seat, d = self._decision()
@@ -324,7 +344,7 @@ def event_subject(g: Game) -> int:
 def last_decision(g: Game) -> Decision | None:
     """The decision ``g`` asked last (engine side: for :mod:`cardscript.runtime.seatlog`)."""
     t = _TABLES.get(g)
-    return None if t is None else t.last
+    return None if t is None or t.last is None else t.last()
 
 
 def observe(g: Game, seat: int) -> Observation:
@@ -348,7 +368,7 @@ def bind(g: Game, seat: int, agent: Agent) -> None:
 def ask(g: Game, agent: Agent, d: Decision) -> list[int]:
     """``agent``'s answer to ``d``: an engine agent reads the game, a player its views."""
     t = _table(g)
-    t.last = d
+    t.last = weakref.ref(d)
     if isinstance(agent, EngineAgent):
         return agent.answer(g, d)
     s = t.seats[d.player]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardscript.dsl.front.pipeline import compile_game
-from cardscript.runtime.agents import GreedyAgent, RandomAgent
+from cardscript.runtime.agents import GreedyAgent, HeuristicAgent, RandomAgent
 from cardscript.runtime.engine import Engine
 
 GAME = '''game "Pick"
@@ -82,6 +82,7 @@ def test_greedy_skips_actions_the_script_values_below_zero(tmp_path):
     # and 'charge' at -1 is never taken: the turn ends with 1 point in the discard.
     (tmp_path / "game.rules").write_text(ACT.replace("{CHARGE}", "(0 - 1)"))
     d, _, _ = compile_game(str(tmp_path))
-    result = Engine(d, 1, [GreedyAgent()], 1).run()
+    # the hints are the heuristic policy's (issue 13: greedy looks ahead; hints break its ties)
+    result = Engine(d, 1, [HeuristicAgent()], 1).run()
     assert result.scores[0] == 1
     assert sum(e["kind"] == "action" for e in result.log if e["t"] == "decision") == 2

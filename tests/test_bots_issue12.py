@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cardscript.dsl.front.pipeline import compile_game
-from cardscript.runtime.agents import GreedyAgent
+from cardscript.runtime.agents import HeuristicAgent
 from cardscript.runtime.engine import Engine
 
 GAME = '''game "Grant"
@@ -37,7 +37,8 @@ score:
 def _taken(tmp_path: Path, prefer: str) -> list[str]:
     (tmp_path / "game.rules").write_text(GAME.replace("{PREFER}", prefer))
     d, _, _ = compile_game(str(tmp_path))
-    result = Engine(d, 1, [GreedyAgent()], 1).run()
+    # the hints are the heuristic policy's (issue 13: greedy looks ahead; these hints break its ties)
+    result = Engine(d, 1, [HeuristicAgent()], 1).run()
     return [e["options"][e["chose"][0]] for e in result.log if e["t"] == "decision" and e["kind"] == "action"]
 
 

@@ -65,7 +65,11 @@ def test_the_fuzzer_sees_an_internal_error_and_a_hang(fuzz: ModuleType, tmp_path
     fuzz.lay_out(root)
     texts = fuzz.sources()
     m = fuzz.Mutant(0, "hero-dice-batman/game.rules", texts["hero-dice-batman/game.rules"], ["none"])
+    spent = time.process_time()
     assert fuzz.run_mutant(m, root, 4, 30.0).status == "played"
+    # the alarm below must let check and compile finish (they took 0.5 s alone, over 3 s
+    # of CPU on a loaded CI machine with a cold cache), and catch only the stalled play
+    alarm = max(3.0, 3 * (time.process_time() - spent))
 
     def boom(*args: Any) -> None:
         raise KeyError("bug")
@@ -77,12 +81,12 @@ def test_the_fuzzer_sees_an_internal_error_and_a_hang(fuzz: ModuleType, tmp_path
     def stall(*args: Any) -> None:
         # a runaway burns CPU: the fuzzer's alarm counts CPU time (a sleep would never
         # reach it, and the test passed only when check and compile alone took 0.5 s)
-        end = time.process_time() + 5
+        end = time.process_time() + alarm + 5
         while time.process_time() < end:
             pass
 
     monkeypatch.setattr(fuzz, "_stage_play", stall)
-    out = fuzz.run_mutant(m, root, 4, 3.0)
+    out = fuzz.run_mutant(m, root, 4, alarm)
     assert (out.status, out.stage) == ("hang", "play"), out
     assert (root / m.file).read_text(encoding="utf-8") == m.text, "the script is put back"
 

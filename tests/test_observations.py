@@ -113,6 +113,7 @@ class _Spy(Agent):
     """Records, per decision, the view's zones and the labels and options it was given."""
 
     name = "spy"
+    forecasts = True  # its greedy looks ahead: the engine must record the game
 
     def __init__(self) -> None:
         self.inner = GreedyAgent()
@@ -160,6 +161,7 @@ class _HandSpy(Agent):
     """Greedy, but remembers the hidden cards of every card decision it is offered."""
 
     name = "hand-spy"
+    forecasts = True  # its greedy looks ahead: the engine must record the game
 
     def __init__(self) -> None:
         self.inner = GreedyAgent()

@@ -57,7 +57,8 @@ def bots(spec: str, seats: int) -> list[Agent]:
 
 
 def rng_states(agents: list[Agent]) -> list[Any]:
-    return [a.rng.getstate() if isinstance(a, RandomAgent) else None for a in agents]
+    # the greedy bot draws its forecasts' seeds from a stream of its own, too (issue 13)
+    return [a.rng.getstate() if isinstance(a, (RandomAgent, GreedyAgent)) else None for a in agents]
 
 
 def agents_at(spec: str, game: Game, states: list[Any]) -> list[Agent]:

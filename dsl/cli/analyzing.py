@@ -5,6 +5,7 @@ numbers come from :mod:`cardscript.dsl.sim.analyze`, docs/scale.md#analyze)."""
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import click
@@ -47,7 +48,8 @@ def analyze(results: tuple[str, ...], action: str, csv_file: str | None, json_fi
     games: list[str] = []
     for path in results:
         try:
-            header, by_seed, _ = read_results(path)
+            header, by_seed, whole = read_results(path)
+            torn = os.path.getsize(path) > whole
         except ResultsProblem as exc:
             raise click.BadParameter(str(exc), param_hint="RESULTS") from None
         except OSError as exc:
@@ -55,9 +57,15 @@ def analyze(results: tuple[str, ...], action: str, csv_file: str | None, json_fi
         if header is None:
             raise click.BadParameter(f"{path}: not a results file of 'cardscript simulate --out'",
                                      param_hint="RESULTS")
+        if torn:  # left out as --resume would cut it off: say so, a row the user may be counting on
+            click.echo(f"note: the last line of {path} is torn (the run stopped while writing it): left out; "
+                       "'simulate --out FILE --resume' plays that game again", err=True)
         rows.extend(by_seed[s] for s in sorted(by_seed))
         if str(header.get("game")) not in games:
             games.append(str(header.get("game")))
+    if not rows:  # a run stopped before its first game ended: tables of nothing, a page of empty plots
+        raise click.ClickException(f"no games in {', '.join(results)}: only the run's header, so there is nothing "
+                                   "to analyze; let 'simulate --out FILE --resume' play them first")
     report = make_report(rows, action)
     if html_file:
         _write_html(html_file, report, games)
@@ -69,7 +77,9 @@ def analyze(results: tuple[str, ...], action: str, csv_file: str | None, json_fi
 
 
 def _html_target(folder: str) -> str:
-    """DIR/index.html, checked before any work: DIR is made if missing (its parent must exist).
+    """DIR/index.html, checked before any work: DIR must be a folder, or be missing in a
+    folder that exists and can be written (it is made only when the page is written, so a
+    run that fails on its input leaves no empty folder behind).
 
     Raises:
         click.BadParameter: DIR is a file, or cannot be made or written (exit 2).
@@ -78,26 +88,35 @@ def _html_target(folder: str) -> str:
 
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise click.BadParameter(f"{folder} is not a folder", param_hint="--html")
-    if not os.path.isdir(folder):
-        try:
-            os.mkdir(folder)
-        except OSError as exc:
-            raise click.BadParameter(f"cannot make the folder {folder}: {exc.strerror or exc}",
-                                     param_hint="--html") from None
     target = os.path.join(folder, "index.html")
-    check_writable(target, "--html")
+    if os.path.isdir(folder):
+        check_writable(target, "--html")
+        return target
+    parent = os.path.dirname(os.path.abspath(folder))
+    if not os.path.isdir(parent):
+        raise click.BadParameter(f"cannot make the folder {folder}: its parent {parent} does not exist",
+                                 param_hint="--html")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise click.BadParameter(f"cannot make the folder {folder}: {parent} is not writable", param_hint="--html")
     return target
 
 
 def _write_html(target: str, report: dict[str, Any], games: list[str]) -> None:
     """The page, rendered whole in memory, then written by temp file and rename: a reader
     never sees a half-written page."""
+    import os
+
     from cardscript.dsl.sim.htmlreport import MissingMatplotlib, page
 
     try:
         text = page(report, f"cardscript analyze: {', '.join(games)}, {report['games']:,} games")
     except MissingMatplotlib as exc:
         raise click.ClickException(str(exc)) from None
+    folder = os.path.dirname(target)
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise click.ClickException(f"cannot make the folder {folder}: {exc.strerror or exc}") from None
     write_atomic(target, text)
     click.echo(f"wrote {target}", err=True)
 

@@ -59,7 +59,7 @@ def _play(spec: Any, d: Any, seeds: range, jobs: int, keep_going: bool, progress
               help="seeds; each is played under A and under B")
 @click.option("--players", "-p", type=int)
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="seed of the first game; game i uses seed+i")
-@click.option("--bots", default="greedy", show_default=True)
+@click.option("--bots", default="heuristic", show_default=True, help="bots per seat, cycled (docs/bots.md)")
 @click.option("--jobs", "-j", type=click.IntRange(min=1),
               help="worker processes (default: every core); the results are the same for any number")
 @click.option("--action", default="buy", show_default=True, help="the action whose chosen cards count as bought")

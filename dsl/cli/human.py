@@ -15,6 +15,7 @@ back. A save file holds exactly that, as JSON; ``--resume`` replays it the same 
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import sys
@@ -28,6 +29,8 @@ from cardscript.runtime.observation import DecisionView, Observation
 
 #: the format number of a save file
 SAVE_FORMAT = 1
+#: the longest line taken as an answer (a longer one, a paste, is re-asked; the rest is not kept)
+LINE_LIMIT = 4096
 
 HELP = """Commands (at any prompt):
   NUMBER         choose that option (several for a multi-pick: "1 3 4" or "1,3"; 0 or empty for none)
@@ -36,7 +39,8 @@ HELP = """Commands (at any prompt):
   log [N]        show the last N events you saw (default 60)
   undo           take back your last choice
   save FILE      save the game to FILE and play on ('cardscript play --resume FILE' picks it up)
-  help           this list"""
+  help           this list
+  quit           stop the game, unfinished (save first to go on later)"""
 
 
 class Undo(BaseException):
@@ -136,6 +140,10 @@ class HumanAgent(Agent):
     def __init__(self, input: IO[str] | None = None, output: IO[str] | None = None, *,
                  info: TableInfo | None = None, game: str | None = None, tty: bool | None = None):
         self.input = input if input is not None else sys.stdin
+        if self.input is sys.stdin and isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors == "strict":
+            # a UTF-8 locale reads stdin strictly: one stray byte (a binary paste) would raise
+            # UnicodeDecodeError out of the game; replaced, it is an answer that fits nothing
+            sys.stdin.reconfigure(errors="replace")
         self.output = output if output is not None else sys.stdout
         if info is None and game is not None:
             info = _info_of(game)
@@ -166,26 +174,43 @@ class HumanAgent(Agent):
             self.session.notice = ""
         while True:
             line = self._read(decision)
+            if line is None:
+                continue
             result = self._answer(line, view, decision)
             if result is not None:
                 self.session.record(self.seat, result)
                 return result
 
-    def _read(self, d: DecisionView) -> str:
+    def _read(self, d: DecisionView) -> str | None:
+        """The next line of input; None (after saying why) for a line too long to be an answer."""
         prompt = f"P{d.player + 1} > "
         if self.input is sys.stdin and self.tty and sys.stdin.isatty():
             try:
-                return input(prompt)  # line editing and history on a terminal
+                typed = input(prompt)  # line editing and history on a terminal
             except EOFError:
                 raise self._eof() from None
+            return typed if len(typed) <= LINE_LIMIT else self._too_long(len(typed), d)
         self.output.write(prompt)
         self.output.flush()
-        line = self.input.readline()
+        line = self.input.readline(LINE_LIMIT + 1)
         if not line:
             raise self._eof()
-        if not self.tty:  # the transcript of piped answers reads as a session would
-            self.output.write(line if line.endswith("\n") else line + "\n")
+        if len(line) > LINE_LIMIT and not line.endswith("\n"):
+            # read the rest of a huge line a piece at a time, counting it, never holding it whole
+            size = len(line)
+            while (rest := self.input.readline(65536)) and not rest.endswith("\n"):
+                size += len(rest)
+            size += len(rest.rstrip("\r\n"))
+            if not self.tty:
+                self.output.write(_clip(line, 40) + "\n")
+            return self._too_long(size, d)
+        if not self.tty:  # the transcript of piped answers reads as a session would (escapes shown, not run)
+            self.output.write(terminal(line.rstrip("\r\n")) + "\n")
         return line.rstrip("\r\n")
+
+    def _too_long(self, size: int, d: DecisionView) -> None:
+        self.screen.say(f"that line is too long ({size:,} characters; an answer has at most {LINE_LIMIT:,}): "
+                        f"type a number from 1 to {d.size}, or help", "red")
 
     def _eof(self) -> Quit:
         self.output.write("\n")
@@ -240,9 +265,15 @@ class HumanAgent(Agent):
             self.screen.say(f"no card called '{terminal(name)}' in {terminal(self.info.game) or 'this game'}", "red")
 
     def _log(self, arg: str) -> None:
-        n = int(arg) if arg.isdigit() else 60
         lines = self.screen.event_lines(self.events)
-        for line in lines[-n:]:
+        if not arg:
+            n = 60
+        elif arg.isascii() and arg.isdigit():  # a count larger than the log shows all of it
+            n = int(arg) if _NUMBER.fullmatch(arg) else len(lines)
+        else:
+            self.screen.say(f"log N: N is how many events to show, e.g. log 20 (not '{_clip(arg)}')", "red")
+            return
+        for line in lines[max(len(lines) - n, 0):]:
             self.screen.say(line.strip("\n"))
         if not lines:
             self.screen.say("nothing has happened yet", "dim")
@@ -252,6 +283,13 @@ class HumanAgent(Agent):
 
         if not path:
             self.screen.say("save FILE: give the file to write, e.g. save game.json", "red")
+            return
+        import os
+
+        path = os.path.expanduser(path)  # typed at our prompt, not a shell's: '~/game.json' is still home
+        if os.path.isfile(path) and not _is_save_file(path):  # 'save game.rules' must not eat a script
+            self.screen.say(f"not saved: {terminal(path)} exists and is not a save file, so it is not replaced; "
+                            "give another name (e.g. save game.json)", "red")
             return
         try:
             self.session.save(path)
@@ -264,6 +302,16 @@ class HumanAgent(Agent):
                             f"'cardscript play --resume {terminal(path)}' picks it up. Play on:", "green")
 
 
+def _is_save_file(path: str) -> bool:
+    """Whether ``path`` holds a save file (of any format): one ``save`` may replace."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+    except OSError:
+        return False
+    return re.match(rb'\s*\{\s*"cardscript_save"\s*:', head) is not None
+
+
 def _info_of(game: str) -> TableInfo:
     from cardscript.dsl.cli.humanview import table_info
     from cardscript.dsl.front.pipeline import compile_game
@@ -273,6 +321,13 @@ def _info_of(game: str) -> TableInfo:
 
 
 _SPLIT = re.compile(r"[\s,]+")
+#: a number as an answer: ASCII digits, few enough for int() (an option, an event count)
+_NUMBER = re.compile(r"0*[0-9]{1,9}")
+
+
+def _clip(text: str, width: int = 12) -> str:
+    """Typed text quoted back in a hint: made safe for the terminal, and cut short."""
+    return terminal(text if len(text) <= width else text[:width] + "…")
 
 
 def parse_picks(text: str, d: DecisionView) -> tuple[list[int], str]:
@@ -294,10 +349,11 @@ def parse_picks(text: str, d: DecisionView) -> tuple[list[int], str]:
                     f"you must choose at least {low}: {pick_range(low, high)}")
     tokens = [t for t in _SPLIT.split(text.strip()) if t]
     if all(t.isdigit() for t in tokens):
-        picks = [int(t) - 1 for t in tokens]
-        bad = [t for t, i in zip(tokens, picks, strict=True) if not 0 <= i < n]
+        # isdigit() also takes '²' and a 5,000-digit number, which int() refuses: they are no option
+        bad = [t for t in tokens if not _NUMBER.fullmatch(t) or not 1 <= int(t) <= n]
         if bad:
-            return [], f"there is no option {bad[0]}: the options are 1 to {n}"
+            return [], f"there is no option {_clip(bad[0])}: the options are 1 to {n}"
+        picks = [int(t) - 1 for t in tokens]
         if len(set(picks)) < len(picks):
             return [], "each option can be chosen once"
         if not low <= len(picks) <= high:

@@ -95,18 +95,31 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
         saved_scripts = data.get("scripts")
     if not game:
         raise click.UsageError("give the GAME to play (or --resume FILE)")
+    if log_file == "-":  # the JSON lines would land in the middle of the screen's text
+        raise click.BadParameter("standard output is the game's screen in human play: give a file, e.g. "
+                                 "--log game.jsonl", param_hint="--log")
     if log_file:
         check_writable(log_file, "--log")
     d, _, program = compile_with_options(game, with_paths, variants, mixes)
     if saved_scripts is not None and saved_scripts != fingerprint(program.sources):
         click.echo("warning: the scripts changed since this game was saved", err=True)
-    n = _check_players(d, players)
-    for s in humans:
-        if not 1 <= s <= n:
-            raise click.BadParameter(f"seat {s}: a game of {n} players has seats 1 to {n}", param_hint="--human")
-    if len(set(humans)) < len(humans):
-        raise click.BadParameter("each seat once", param_hint="--human")
-    agents = _agents(bots, n)
+    try:
+        n = _check_players(d, players)
+        for s in humans:
+            if not 1 <= s <= n:
+                more = "" if players is not None or s > d.players[1] else f" (--players {s} or more for seat {s})"
+                raise click.BadParameter(f"seat {s}: a game of {n} player{'s' if n != 1 else ''} has seats 1 to {n}"
+                                         + more, param_hint="--human")
+        if len(set(humans)) < len(humans):
+            raise click.BadParameter("each seat once", param_hint="--human")
+        agents = _agents(bots, n)
+    except click.BadParameter as exc:
+        if not resume:
+            raise
+        # the value came from the file, not from an option the user typed: name the file's field
+        key = _SAVE_KEY.get(str(exc.param_hint), str(exc.param_hint))
+        raise click.ClickException(f"{resume}: the save file's '{key}' does not fit the game: {exc.message}") \
+            from None
     info = table_info(d, program)
     for s in humans:
         agents[s - 1] = HumanAgent(sys.stdin, sys.stdout, info=info)
@@ -122,6 +135,10 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
         click.echo("The game stops here, unfinished. Next time, type 'save FILE' first: "
                    "'cardscript play --resume FILE' picks a saved game up again.", err=True)
         sys.exit(1)
+    except KeyboardInterrupt:  # Ctrl-C at a prompt: the same reminder as the end of the input
+        click.echo("\ninterrupted: the game stops here, unfinished. Next time, type 'save FILE' first: "
+                   "'cardscript play --resume FILE' picks a saved game up again.", err=True)
+        sys.exit(130)
     except ReplayMismatch as exc:
         raise click.ClickException(f"{resume or 'the game'}: the saved answers no longer fit the game ({exc})") \
             from None
@@ -139,6 +156,11 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
         click.echo(f"log written to {log_file} ({len(result.log)} entries)", err=log_file == "-")
 
 
+#: the save file's field that stands for each option of ``cardscript play``
+_SAVE_KEY = {"--human": "humans", "--bots": "bots", "--players": "players"}
+_KIND = {"str": "a text", "int": "a whole number", "list": "a list"}
+
+
 def _read_save(path: str) -> dict[str, Any]:
     """A save file's content, checked.
 
@@ -153,6 +175,10 @@ def _read_save(path: str) -> dict[str, Any]:
         raise click.ClickException(f"cannot read {path}: {exc.strerror or exc}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise click.ClickException(f"{path} is not a save file (not JSON: {exc})") from None
+    version = data.get("cardscript_save") if isinstance(data, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool) and version != SAVE_FORMAT:
+        raise click.ClickException(f"{path} is a save file of format {version}, written by another version of "
+                                   f"cardscript: this one reads format {SAVE_FORMAT}")
     if not isinstance(data, dict) or data.get("cardscript_save") != SAVE_FORMAT:
         raise click.ClickException(f"{path} is not a save file of this cardscript (written by 'save FILE' "
                                    "during 'cardscript play --human')")
@@ -160,7 +186,7 @@ def _read_save(path: str) -> dict[str, Any]:
                               "with": list, "variants": list, "mix": list, "answers": list}
     for key, kind in shapes.items():
         if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
-            raise click.ClickException(f"{path}: the save file's '{key}' is missing or not a {kind.__name__}")
+            raise click.ClickException(f"{path}: the save file's '{key}' is missing or not {_KIND[kind.__name__]}")
     ok = all(isinstance(a, list) and len(a) == 2 and isinstance(a[0], int) and isinstance(a[1], list)
              and all(isinstance(i, int) and not isinstance(i, bool) for i in a[1]) for a in data["answers"])
     if not ok or not all(isinstance(h, int) for h in data["humans"]):

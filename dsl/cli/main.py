@@ -33,6 +33,7 @@ _COMMANDS = {
     "analyze": ("analyzing", "analyze"),
     "compare": ("comparing", "compare"),
     "lsp": ("editing", "lsp"),  # language server area (issue 15): imports pygls only when run
+    "ladder": ("laddering", "ladder"),
 }
 
 

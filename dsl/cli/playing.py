@@ -56,7 +56,8 @@ def _check_players(d: Any, players: int | None) -> int:
 @click.argument("game", required=False)
 @click.option("--players", "-p", type=int, help="number of players (default: the game's minimum)")
 @click.option("--seed", "-s", type=int, default=1, show_default=True)
-@click.option("--bots", default="greedy", show_default=True, help="bots per seat, cycled: greedy,random")
+@click.option("--bots", default="heuristic", show_default=True,
+              help="bots per seat, cycled: heuristic, greedy, search, search:N, random (docs/bots.md)")
 @click.option("--human", "humans", multiple=True, type=int, metavar="SEAT",
               help="you play seat SEAT (1-based) at this terminal; repeatable for hot-seat play (docs/play.md)")
 @click.option("--resume", type=click.Path(dir_okay=False), metavar="FILE",
@@ -161,7 +162,8 @@ def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
 @click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--players", "-p", type=int)
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="seed of the first game; game i uses seed+i")
-@click.option("--bots", default="greedy", show_default=True)
+@click.option("--bots", default="heuristic", show_default=True,
+              help="bots per seat, cycled: heuristic, greedy, search, search:N, random (docs/bots.md)")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
 @click.option("--jobs", "-j", type=click.IntRange(min=1),
               help="worker processes (default: every core); the results are the same for any number")

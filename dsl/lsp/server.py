@@ -2,7 +2,7 @@
 
 Each open buffer is checked in its game (:mod:`cardscript.dsl.lsp.analysis`) when it is
 opened and :data:`DEBOUNCE` seconds after the last change, and its diagnostics are
-published (those of the other open buffers of the same program too: an edit of a rule can
+published (those of the program's other files too, open or not: an edit of a rule can
 break a card elsewhere). Every open buffer stands for its file in every check. Completion,
 hover, go-to-definition and document symbols come from :mod:`cardscript.dsl.lsp.features`;
 formatting from :func:`cardscript.dsl.tools.fmt.format_text` (no edit on a syntax error).
@@ -50,15 +50,27 @@ class CardscriptServer(LanguageServer):
         super().__init__("cardscript", v, text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
         self.analyses: dict[str, Analysis] = {}
         self.pending: dict[str, asyncio.Task[None]] = {}
+        self.unopened: set[str] = set()  # files not open whose diagnostics were published, to clear later
 
     def document(self, uri: str) -> TextDocument:
         return self.workspace.get_text_document(uri)
 
+    def source(self, uri: str) -> str | None:
+        """The buffer's text; for a document the client did not open, its file's, or None
+        when that cannot be read (no such file, not UTF-8): a request about it gets no answer
+        rather than an internal error."""
+        try:
+            return self.document(uri).source
+        except (OSError, UnicodeDecodeError):
+            return None
+
     def analysis(self, uri: str) -> Analysis | None:
         """The analysis of the buffer's current text (checked now when it is stale)."""
-        doc = self.document(uri)
+        text = self.source(uri)
+        if text is None:
+            return None
         held = self.analyses.get(uri)
-        if held is not None and held.text == doc.source.replace("\r\n", "\n").replace("\r", "\n"):
+        if held is not None and held.text == text.replace("\r\n", "\n").replace("\r", "\n"):
             return held
         return self.check(uri)
 
@@ -76,11 +88,35 @@ class CardscriptServer(LanguageServer):
         an = analyse(Path(path), self.document(uri).source, others)
         self.analyses[uri] = an
         self.publish(uri, an.diagnostics)
+        opened = set()
         for other_uri in list(self.workspace.text_documents):
             p = to_fs_path(other_uri)
+            if p is not None:
+                opened.add(os.path.realpath(p))
             if other_uri != uri and p is not None and os.path.realpath(p) in an.elsewhere:
                 self.publish(other_uri, an.elsewhere[os.path.realpath(p)])
+        for real, diags in an.elsewhere.items():
+            # as `check` reports them: renaming an effect breaks the cards that call it, open or not
+            file_uri = from_fs_path(real)
+            if real in opened or file_uri is None or not (diags or file_uri in self.unopened):
+                continue
+            self.publish_unopened(file_uri, real, diags)
         return an
+
+    def publish_unopened(self, uri: str, path: str, diags: list[Diagnostic]) -> None:
+        """Publish the diagnostics of a file the client has not opened (its text from disk,
+        for the UTF-16 columns; empty when it cannot be read), or clear them."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        doc = TextDocument(uri, text)
+        out = [lsp_diagnostic(d, doc) for d in diags]
+        self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=out))
+        if diags:
+            self.unopened.add(uri)
+        else:
+            self.unopened.discard(uri)
 
     def publish(self, uri: str, diags: list[Diagnostic]) -> None:
         doc = self.document(uri)
@@ -148,6 +184,7 @@ server = CardscriptServer()
 
 @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
 def _did_open(ls: CardscriptServer, params: T.DidOpenTextDocumentParams) -> None:
+    ls.unopened.discard(params.text_document.uri)  # published from now on as an open buffer
     ls.check(params.text_document.uri)
 
 
@@ -229,11 +266,14 @@ def _formatting(ls: CardscriptServer, params: T.DocumentFormattingParams) -> lis
 
     doc = ls.document(params.text_document.uri)
     path = to_fs_path(params.text_document.uri)
+    source = ls.source(params.text_document.uri)
+    if source is None:
+        return None
     try:
-        out = format_text(doc.source, shown_name(Path(path)) if path else "<buffer>")
+        out = format_text(source, shown_name(Path(path)) if path else "<buffer>")
     except (CompileError, InternalError):  # a syntax error: the buffer is left as it is
         return None
-    if out == doc.source:
+    if out == source:
         return []
     end = T.Position(line=len(doc.lines), character=0)
     return [T.TextEdit(range=T.Range(start=T.Position(line=0, character=0), end=end), new_text=out)]

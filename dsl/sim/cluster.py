@@ -25,6 +25,7 @@ import contextlib
 import importlib.metadata
 import json
 import logging
+import re
 import threading
 from collections.abc import Generator, Iterator, Sequence
 from typing import Any
@@ -116,6 +117,11 @@ def connect(scheduler: str, jobs: int) -> Iterator[Cluster]:
             cardscript or runs another version of it.
     """
     distributed = _distributed()
+    port = re.search(r":(\d+)/?$", scheduler)
+    if scheduler != "local" and port and not 0 < int(port.group(1)) < 65536:
+        # dask would try it for the whole timeout and then blame the scheduler for not answering
+        raise ClusterProblem(f"--scheduler {scheduler!r} is not a scheduler's address (port {port.group(1)} is "
+                             "not 1 to 65535): give tcp://HOST:PORT, or 'local'")
     with _quiet():
         local = None
         try:

@@ -63,12 +63,18 @@ class _ForkAgent(EngineAgent):
     name = "fork"
 
     def __init__(self, answers: list[tuple[list[int], int | None]], agents: Sequence[Agent] | None,
-                 until: Callable[[Game, Decision], bool] | None):
+                 until: Callable[[Game, Decision], bool] | None,
+                 arrive: tuple[int, Callable[[Game, Decision], None]] | None = None):
         self.answers, self.i, self.agents, self.until = answers, 0, agents, until
+        #: (recorded answers, hook): the hook runs once, at the fork point, before it is answered
+        self.arrive = arrive
         #: the steps the game had taken once the decision being replayed was answered
         self.steps: int | None = None
 
     def answer(self, game: Game, decision: Decision) -> list[int]:
+        if self.arrive is not None and self.i == self.arrive[0]:
+            hook, self.arrive = self.arrive[1], None
+            hook(game, decision)
         if self.i < len(self.answers):
             picks, self.steps = self.answers[self.i]
             self.i += 1
@@ -137,7 +143,7 @@ def resume(game: Game, checkpoint: Snapshot, agents: Sequence[Agent] | None = No
 
 def fork(game: Game, at: Snapshot | None = None, then: Sequence[Sequence[int]] = (),
          agents: Sequence[Agent] | None = None, until: Callable[[Game, Decision], bool] | None = None,
-         log: bool = False) -> Fork:
+         log: bool = False, arrive: Callable[[Game, Decision], None] | None = None) -> Fork:
     """Replay a recorded game to a decision on a fresh game, answer it as told, play on.
 
     The fork point is the decision being asked when ``at`` was taken (or, taken between
@@ -156,6 +162,9 @@ def fork(game: Game, at: Snapshot | None = None, then: Sequence[Sequence[int]] =
         agents: who answers after ``then``.
         until: where to stop, tested at each decision left to ``agents``.
         log: keep the fork's log (after the last checkpoint's part of the original's).
+        arrive: called once with the forked game and decision at the fork point, before it is
+            answered (the forecast of :mod:`cardscript.runtime.forecast` resamples the hidden
+            cards there).
 
     Returns:
         A :class:`Fork`: the game, the decision it stopped at, the result if it ended.
@@ -174,7 +183,7 @@ def fork(game: Game, at: Snapshot | None = None, then: Sequence[Sequence[int]] =
     start = s if s.next_player >= 0 else checkpoints[n - 1] if n else None
     first = start.answered if start is not None else 0
     answers: list[tuple[list[int], int | None]] = [*s.history[first:s.answered], *((list(p), None) for p in then)]
-    agent = _ForkAgent(answers, agents, until)
+    agent = _ForkAgent(answers, agents, until, None if arrive is None else (s.answered - first, arrive))
     if start is None:  # a decision of the setup: replay the game from its seed
         from cardscript.runtime.engine import Engine
 

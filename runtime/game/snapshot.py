@@ -31,6 +31,7 @@ from cardscript.runtime.context import Ctx
 from cardscript.runtime.definition import GameDefinition
 from cardscript.runtime.game.state import GameState
 from cardscript.runtime.game.timing import DelayedEffect, GrantedAction
+from cardscript.runtime.observation import rewind
 
 #: attributes laid out from the definition when a game is created and never changed after,
 #: or settings and observers that are not the game's state: shared by a copy, not snapshot
@@ -213,6 +214,7 @@ class SnapshotOps(GameState):
         self.granted = [_clone_grant(ga) for ga in s.granted]
         self.rigged = [(kind, list(v)) for kind, v in s.rigged]
         self.rng.setstate(s.rng)
+        rewind(self)  # type: ignore[arg-type]  # only ever part of a Game
         if self.logging and (self.log is not s.log or len(self.log) != s.log_len):
             self.log = s.log[:s.log_len]
         if s.history is None:
