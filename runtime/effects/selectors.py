@@ -163,8 +163,9 @@ class Cards(Node):
         g.steps += len(pool)
         if g.steps > g.step_limit:
             g.out_of_steps(ctx.this)
-        if self.name:
-            pool = [c for c in pool if g.card_name(c) == self.name]
+        if self.name:  # the per-card names of the layout: no call per card (a setup scans the box)
+            name, card_names = self.name, g.card_names
+            pool = [c for c in pool if card_names[c] == name]
         if self.types:
             pool = [c for c in pool if card_has(g, c, self.types)]
         for fk, data, rest, hoisted in self._filters if self._filters is not None else self._plan():
