@@ -6,8 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cardscript.dsl.front.pipeline import compile_game
+from cardscript.runtime.effects import actionplan as AP
+from cardscript.runtime.effects import choices as CH
+from cardscript.runtime.effects import hoist as H
 from cardscript.runtime.agents import make_agents
 from cardscript.runtime.engine import Engine
 from cardscript.runtime.game import Game
@@ -97,3 +102,106 @@ def test_the_per_card_names_are_the_card_types_names(defs: dict[str, Any], name:
     g = Game(d, GAMES[name][0], make_agents(["random"], GAMES[name][0]), 3, False)
     assert g.card_names == [d.cards[t].name for t in g.card_type]
     assert [g.card_name(c) for c in range(len(g.card_type))] == g.card_names
+
+
+# ---------------------------------------------------------------- the action window
+class _Compared:
+    """Counts of what the comparing wrappers saw."""
+
+    def __init__(self) -> None:
+        self.decisions = self.hits = self.values = self.shared = 0
+
+
+def _compare_options(monkeypatch: pytest.MonkeyPatch) -> _Compared:
+    """At every action window decision, the planned options (and the steps they cost)
+    must equal the options found the old way."""
+    seen = _Compared()
+    planned = AP.WindowPlan.options
+
+    def options(self: AP.WindowPlan, g: Game, ctx: Any, outer: str) -> list[Any]:
+        start = g.steps
+        brute = AP.WindowPlan.all_options(g, ctx, outer)
+        brute_steps, g.steps = g.steps - start, start
+        before = list(self.last)
+        fast = planned(self, g, ctx, outer)
+        assert fast == brute, (g.turn, [(a and a.name, c) for a, c in brute], [(a and a.name, c) for a, c in fast])
+        assert g.steps - start == brute_steps
+        assert g.action_name == outer
+        seen.decisions += 1
+        seen.hits += sum(1 for a, b in zip(before, self.last, strict=True) if a is not None and a is b)
+        return fast
+
+    monkeypatch.setattr(AP.WindowPlan, "options", options)
+    return seen
+
+
+def _compare_values(monkeypatch: pytest.MonkeyPatch) -> _Compared:
+    """Whenever a bot reads an action decision's values, the values with the shared parts
+    (and their steps) must equal the hints evaluated one by one."""
+    seen = _Compared()
+    planned = CH._ActionValues.__call__
+
+    def values(self: Any) -> list[int]:
+        g = self.g
+        start = g.steps
+        raw = self._values(g, self.ctx, {}, {})
+        raw_steps, g.steps = g.steps - start, start
+        fast = planned(self)
+        assert fast == raw
+        assert g.steps - start == raw_steps
+        assert all(not m.have for m in self.plan.memos)  # nothing remembered past the pass
+        seen.values += 1
+        seen.shared += bool(self.plan.memos)
+        return fast
+
+    monkeypatch.setattr(CH._ActionValues, "__call__", values)
+    return seen
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6), game=st.sampled_from(sorted(GAMES)))
+def test_planned_options_equal_the_options_found_afresh(defs: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+                                                       seed: int, game: str) -> None:
+    with monkeypatch.context() as m:
+        seen = _compare_options(m)
+        seats = GAMES[game][-1]
+        Engine(defs[game], seats, make_agents(["random"], seats), seed, log=False).run()
+    assert seen.decisions > 0
+
+
+def test_remembered_candidates_are_used_and_stay_right(defs: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 'buy' of Injustice and Justice League Dark is keyed: over a few games some
+    windows reuse it, and every one of them equals the options found afresh."""
+    for game in ("injustice", "justice-league-dark"):
+        plans = [k for k, _ in (AP.option_plan(a, Game(defs[game], 2, make_agents(["random"], 2), 0))
+                                for a in defs[game].actions)]
+        assert "keyed" in plans and "direct" in plans, plans
+        with monkeypatch.context() as m:
+            seen = _compare_options(m)
+            for seed in range(3):
+                Engine(defs[game], 2, make_agents(["random"], 2), seed, log=False).run()
+        assert seen.hits > 0 and seen.decisions > seen.hits
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6))
+def test_shared_hint_parts_give_the_values_of_each_hint(defs: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+                                                        seed: int) -> None:
+    with monkeypatch.context() as m:
+        seen = _compare_values(m)
+        Engine(defs["hero-dice-batman"], 1, make_agents(["greedy"], 1), seed, log=False).run()
+        Engine(defs["injustice"], 2, make_agents(["greedy"], 2), seed, log=False).run()
+    assert seen.values > 0 and seen.shared > 0
+
+
+def test_hints_keep_their_trees(defs: dict[str, Any]) -> None:
+    """The rewritten hints are copies: the definition's own prefer trees are unchanged."""
+    d = defs["hero-dice-batman"]
+    before = [AP.shape(a.prefer) for a in d.actions]
+    plan = AP.WindowPlan(d.actions, Game(d, 1, make_agents(["random"], 1), 0))
+    assert plan.memos
+    assert [AP.shape(a.prefer) for a in d.actions] == before
+    assert not any(isinstance(a.prefer, H.Hoisted) for a in d.actions)
+    # the shape tells apart what is written differently, and only that
+    one, two = (a.prefer for a in d.actions[:2])
+    assert AP.shape(one) == AP.shape(one) and AP.shape(one) != AP.shape(two)
