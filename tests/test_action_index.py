@@ -10,14 +10,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardscript.dsl.front.pipeline import compile_game
+from cardscript.runtime.agents import make_agents
+from cardscript.runtime.decision import Agent, Decision
 from cardscript.runtime.effects import actionplan as AP
 from cardscript.runtime.effects import choices as CH
 from cardscript.runtime.effects import hoist as H
-from cardscript.runtime.agents import make_agents
 from cardscript.runtime.engine import Engine
+from cardscript.runtime.errors import InvalidDecision
 from cardscript.runtime.game import Game
 from cardscript.runtime.game import layout as L
 from cardscript.runtime.game.snapshot import FIXED
+from cardscript.runtime.observation import bind
 
 GAMES = {"injustice": (2, 4), "hero-dice-batman": (1, 2), "justice-league-dark": (2, 3)}
 
@@ -205,3 +208,32 @@ def test_hints_keep_their_trees(defs: dict[str, Any]) -> None:
     # the shape tells apart what is written differently, and only that
     one, two = (a.prefer for a in d.actions[:2])
     assert AP.shape(one) == AP.shape(one) and AP.shape(one) != AP.shape(two)
+
+
+# ---------------------------------------------------------------- checking an answer
+class _Says(Agent):
+    name = "says"
+
+    def __init__(self, answer: list[int]):
+        self.answer = answer
+
+    def choose(self, view: Any, decision: Any) -> list[int]:
+        return list(self.answer)
+
+
+@pytest.mark.parametrize(("answer", "low", "high", "ok"), [
+    ([0], 1, 1, True), ([2], 1, 1, True), ([3], 1, 1, False), ([-1], 1, 1, False),
+    ([1], 2, 2, False), ([1], 0, 0, False), ([1], 0, 3, True), ([0, 0], 0, 2, False), ([0, 2], 2, 2, True),
+    ([], 0, 1, True), ([], 1, 1, False),
+])
+def test_an_answer_is_checked_whatever_its_length(defs: dict[str, Any], answer: list[int], low: int, high: int,
+                                                  ok: bool) -> None:
+    g = Game(defs["injustice"], 2, [_Says(answer), _Says(answer)], 0, False)
+    for seat, agent in enumerate(g.agents):
+        bind(g, seat, agent)
+    d = Decision(0, "card", [10, 11, 12], ["a", "b", "c"], low, high, "gain")
+    if ok:
+        assert g.decide(d) == answer
+    else:
+        with pytest.raises(InvalidDecision):
+            g.decide(d)

@@ -31,7 +31,8 @@ definition, rewrites each hint so that every part that
 * is written the same way (the same classes and public fields, recursively)
 
 is one shared :class:`~.hoist.Hoisted`: computed at its first use while the options of
-one decision are valued, remembered until the last. The state does not change while the
+one decision are valued, remembered until the last. Shared parts nest: a sum of counts is
+shared, and so is each of its counts. The state does not change while the
 values are worked out (they are pure), and every hint of the game's own actions is read in
 the window's context, so a remembered part has the value it would have had. The step
 budget counts exactly as before: a remembered use adds the steps of its first computation.
@@ -72,31 +73,35 @@ def shape(x: Any) -> Any:
 
 
 def _share(node: Any, memos: dict[Any, H.Hoisted]) -> Any:
-    """``node`` with its hoistable parts replaced by the shared memo of their shape."""
+    """``node`` with its hoistable parts replaced by the shared memo of their shape; a
+    hoistable composite ('a + b', 'min(a, b)') is a memo of its rewritten copy, so its own
+    parts are shared with the other places that use them too."""
+    fields = H._COMPOSITE.get(type(node))
+    new = node
+    if fields:
+        copy = object.__new__(type(node))
+        changed = False
+        for slot in type(node).__slots__:
+            value = getattr(node, slot)
+            if slot in fields:
+                if isinstance(value, list):
+                    parts: Any = [_share(v, memos) for v in value]
+                    changed = changed or any(a is not b for a, b in zip(parts, value, strict=True))
+                else:
+                    parts = _share(value, memos)
+                    changed = changed or parts is not value
+                value = parts
+            object.__setattr__(copy, slot, value)
+        if changed:
+            new = copy
     scan = H._scan(node)
     if scan is not None and not scan[0] and scan[1]:
         key = shape(node)
         memo = memos.get(key)
         if memo is None:
-            memo = memos[key] = H.Hoisted(node)
+            memo = memos[key] = H.Hoisted(new)
         return memo
-    fields = H._COMPOSITE.get(type(node))
-    if not fields:
-        return node
-    copy = object.__new__(type(node))
-    changed = False
-    for slot in type(node).__slots__:
-        value = getattr(node, slot)
-        if slot in fields:
-            if isinstance(value, list):
-                new: Any = [_share(v, memos) for v in value]
-                changed = changed or any(a is not b for a, b in zip(new, value, strict=True))
-            else:
-                new = _share(value, memos)
-                changed = changed or new is not value
-            value = new
-        object.__setattr__(copy, slot, value)
-    return copy if changed else node
+    return new
 
 
 class _Reads:
