@@ -3,6 +3,7 @@ the action window (runtime/effects/choices.py) against the options found the old
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +23,8 @@ from cardscript.runtime.game import layout as L
 from cardscript.runtime.game.snapshot import FIXED
 from cardscript.runtime.observation import bind
 
-GAMES = {"injustice": (2, 4), "hero-dice-batman": (1, 2), "justice-league-dark": (2, 3)}
+MINIDECK = str(Path(__file__).resolve().parent.parent / "bench" / "minideck")
+GAMES = {"injustice": (2, 4), "hero-dice-batman": (1, 2), "justice-league-dark": (2, 3), MINIDECK: (2, 3)}
 
 
 @pytest.fixture(scope="module")
@@ -179,6 +181,11 @@ def test_remembered_candidates_are_used_and_stay_right(defs: dict[str, Any], mon
         plans = [k for k, _ in (AP.option_plan(a, Game(defs[game], 2, make_agents(["random"], 2), 0))
                                 for a in defs[game].actions)]
         assert "keyed" in plans and "direct" in plans, plans
+    # Minideck's 'play: choose a card from your hand with play' is static
+    plans = [AP.option_plan(a, Game(defs[MINIDECK], 2, make_agents(["random"], 2), 0))[0]
+             for a in defs[MINIDECK].actions]
+    assert plans == ["static", "keyed"]
+    for game in ("injustice", "justice-league-dark"):
         with monkeypatch.context() as m:
             seen = _compare_options(m)
             for seed in range(3):

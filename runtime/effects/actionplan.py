@@ -8,6 +8,9 @@ definition, at its first use.
 * ``direct`` — a ``choose`` with no filter, from zones of 'you' or shared zones (``play:
   choose a card from your hand``): the options are the cards of those slots, read as they
   lie, without running the selector;
+* ``static`` — a ``choose`` filtered only by what is printed on a card (a name, ``with`` /
+  ``without`` words: ``choose a card from your hand with play``): which cards pass is
+  worked out once per definition, and the zones are read as they lie;
 * ``keyed`` — a ``choose`` whose filter reads only the card, its face, its attributes as a
   player sees them ('cost of it for you') and counters (``buy: ... where it is face up and
   cost of it for you <= your power``): the candidates are remembered with everything they
@@ -49,7 +52,7 @@ from cardscript.runtime.effects import conditions as C
 from cardscript.runtime.effects import expressions as X
 from cardscript.runtime.effects import hoist as H
 from cardscript.runtime.effects import selectors as S
-from cardscript.runtime.effects.base import Node
+from cardscript.runtime.effects.base import Node, card_has
 from cardscript.runtime.game import Game
 
 #: the option 'end the turn'
@@ -144,7 +147,8 @@ def _reads(node: Any, g: Game, out: _Reads) -> bool:
 
 def option_plan(act: Any, g: Game) -> tuple[str, Any]:
     """The plan of one action (see the module docstring): ``("direct", zones)``,
-    ``("keyed", (zones, reads))`` or ``("test", None)``; ``zones`` are (zone, of 'you')."""
+    ``("static", (zones, ok))``, ``("keyed", (zones, reads))`` or ``("test", None)``;
+    ``zones`` are (zone, of 'you'), ``ok`` says for each card whether the filter keeps it."""
     sel = act.choose
     if sel is None or type(sel) is not S.Cards or sel.kind != "pick" or sel.quantity != "one":
         return "test", None
@@ -155,6 +159,15 @@ def option_plan(act: Any, g: Game) -> tuple[str, Any]:
         zones.append((zr.zone, zr.owner == "you"))
     if not sel.filters and not sel.name and not sel.types:
         return "direct", tuple(zones)
+    if all(fk in ("has", "has_not") for fk, _ in sel.filters):  # printed words and names only
+        words = g.card_words
+        keep = [c for c in range(len(g.card_type))
+                if (not sel.name or g.card_names[c] == sel.name) and (not sel.types or card_has(g, c, sel.types))
+                and all(card_has(g, c, data) != (fk == "has_not") for fk, data in sel.filters)]
+        ok = [False] * len(words)
+        for c in keep:
+            ok[c] = True
+        return "static", (tuple(zones), ok)
     reads = _Reads()
     for fk, data in sel.filters:
         if fk not in ("has", "has_not") and not (fk == "where" and _reads(data, g, reads)):
@@ -208,6 +221,14 @@ class WindowPlan:
                 if g.steps > g.step_limit:
                     g.out_of_steps(ctx.this)
                 options += [(act, c) for c in pool]
+                continue
+            if kind == "static":
+                zones, ok = data
+                pool = self._pool(g, ctx, zones)
+                g.steps += len(pool)
+                if g.steps > g.step_limit:
+                    g.out_of_steps(ctx.this)
+                options += [(act, c) for c in pool if ok[c]]
                 continue
             g.action_name = act.name  # what its candidates cost: "the next ... you buy"
             if kind == "keyed":
