@@ -176,7 +176,7 @@ def test_planned_options_equal_the_options_found_afresh(defs: dict[str, Any], mo
 
 def test_remembered_candidates_are_used_and_stay_right(defs: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     """The 'buy' of Injustice and Justice League Dark is keyed: over a few games some
-    windows reuse it, and every one of them equals the options found afresh."""
+    windows reuse it (and Hero Dice's 'play'), and every one equals the options found afresh."""
     for game in ("injustice", "justice-league-dark"):
         plans = [k for k, _ in (AP.option_plan(a, Game(defs[game], 2, make_agents(["random"], 2), 0))
                                 for a in defs[game].actions)]
@@ -185,12 +185,16 @@ def test_remembered_candidates_are_used_and_stay_right(defs: dict[str, Any], mon
     plans = [AP.option_plan(a, Game(defs[MINIDECK], 2, make_agents(["random"], 2), 0))[0]
              for a in defs[MINIDECK].actions]
     assert plans == ["static", "keyed"]
-    for game in ("injustice", "justice-league-dark"):
+    # Hero Dice's 'play: choose a hero card from your hand where you are not marked ...' too
+    plans = [AP.option_plan(a, Game(defs["hero-dice-batman"], 1, make_agents(["random"], 1), 0))[0]
+             for a in defs["hero-dice-batman"].actions]
+    assert plans[-1] == "keyed"
+    for game, seats in (("injustice", 2), ("justice-league-dark", 2), ("hero-dice-batman", 1)):
         with monkeypatch.context() as m:
             seen = _compare_options(m)
             for seed in range(3):
-                Engine(defs[game], 2, make_agents(["random"], 2), seed, log=False).run()
-        assert seen.hits > 0 and seen.decisions > seen.hits
+                Engine(defs[game], seats, make_agents(["random"], seats), seed, log=False).run()
+        assert seen.hits > 0 and seen.decisions > seen.hits, game
 
 
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -11,11 +11,12 @@ definition, at its first use.
 * ``static`` — a ``choose`` filtered only by what is printed on a card (a name, ``with`` /
   ``without`` words: ``choose a card from your hand with play``): which cards pass is
   worked out once per definition, and the zones are read as they lie;
-* ``keyed`` — a ``choose`` whose filter reads only the card, its face, its attributes as a
-  player sees them ('cost of it for you') and counters (``buy: ... where it is face up and
-  cost of it for you <= your power``): the candidates are remembered with everything they
-  were found from (the cards offered, their faces, the counter values, the modifiers);
-  the selector runs again only when one of them has changed;
+* ``keyed`` — a ``choose`` whose filter reads only the card (its face, its printed words,
+  its attributes as a player sees them: 'cost of it for you'), counters and your marks
+  (``buy: ... where it is face up and cost of it for you <= your power``): the candidates
+  are remembered with everything they were found from (the cards offered, their faces,
+  the counter values, the modifiers, your marks); the selector runs again only when one
+  of them has changed;
 * ``test`` — anything else: the selector's candidates, or the action's condition, as before.
 
 The options, their order and the step budget are exactly as the selector gives them:
@@ -110,11 +111,12 @@ def _share(node: Any, memos: dict[Any, H.Hoisted]) -> Any:
 class _Reads:
     """What a filter reads besides the card's printed data (see :func:`_reads`)."""
 
-    __slots__ = ("counters", "faces", "mods")
+    __slots__ = ("counters", "faces", "marks", "mods")
 
     def __init__(self) -> None:
         self.faces = self.mods = False
         self.counters: list[tuple[int, bool]] = []  # (counter, of 'you' (else shared))
+        self.marks: list[tuple[str, bool]] = []  # (mark, this turn) of 'you'
 
 
 def _reads(node: Any, g: Game, out: _Reads) -> bool:
@@ -132,6 +134,14 @@ def _reads(node: Any, g: Game, out: _Reads) -> bool:
     if t is C.FaceDown:
         out.faces = True
         return bool(node._it)
+    if t is C.HasWord:  # a printed word of the card
+        return type(node.cards) is S.Cards and node.cards.kind == "it"
+    if t is C.PlayerMarked:  # 'you are marked "M" [this turn]'
+        ps = node.players
+        if type(ps) is not S.Players or ps.kind != "you" or ps.filters:
+            return False
+        out.marks.append((node.mark, node.this_turn))
+        return True
     if t is X.AttrOf:  # the printed attribute of the card (no computed attribute)
         return bool(node._it) and node.attr not in g.computed_attrs
     if t is R.AttrFor:  # as a player sees it: the modifiers, never a static rule
@@ -284,6 +294,8 @@ class WindowPlan:
             key += (tuple([g.get(c, you if yours else 0) for c, yours in reads.counters]),)
         if reads.mods and g.attr_mods:
             key += (tuple(map(tuple, g.attr_mods)),)
+        if reads.marks:
+            key += (tuple([g.player_marked(ctx, mark, you, this_turn) for mark, this_turn in reads.marks]),)
         last = self.last[i]
         if last is not None and last[0] == key and g.steps + last[2] <= g.step_limit:
             g.steps += last[2]  # the steps the selector took to find them
