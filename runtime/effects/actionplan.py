@@ -15,8 +15,8 @@ definition, at its first use.
   its attributes as a player sees them: 'cost of it for you'), counters and your marks
   (``buy: ... where it is face up and cost of it for you <= your power``): the candidates
   are remembered with everything they were found from (the cards offered, their faces,
-  the counter values, the modifiers, your marks); the selector runs again only when one
-  of them has changed;
+  the counter values, the modifiers, your marks), for the last few thousand such states;
+  the selector runs again only for a state not seen;
 * ``test`` — anything else: the selector's candidates, or the action's condition, as before.
 
 The options, their order and the step budget are exactly as the selector gives them:
@@ -58,6 +58,8 @@ from cardscript.runtime.game import Game
 
 #: the option 'end the turn'
 END = (None, None)
+#: how many states a ``keyed`` action remembers before it starts again
+KNOWN = 4096
 
 
 def shape(x: Any) -> Any:
@@ -192,20 +194,22 @@ class WindowPlan:
     Attributes:
         actions: the definition's list of actions the plan was made for.
         plans: per action, its option plan (:func:`option_plan`).
-        last: per ``keyed`` action, (key, candidates, steps) of its last computation.
+        known: per ``keyed`` action, key -> (candidates, steps) of the states seen (up to
+            :data:`KNOWN`, then forgotten); a key holds all the candidates depend on, so it
+            serves every game of the definition.
         plain: id(action) -> its rewritten ``prefer`` (actions without a choose).
         card: id(action) -> (sign, rewritten expression) of its choose's ``prefer``.
         memos: every shared part of the hints, forgotten at the start and the end of each pass.
         running: a pass is under way (a pass inside it values without the memos).
     """
 
-    __slots__ = ("actions", "card", "last", "memos", "plain", "plans", "running")
+    __slots__ = ("actions", "card", "known", "memos", "plain", "plans", "running")
 
     def __init__(self, actions: list[Any], g: Game):
         memos: dict[Any, H.Hoisted] = {}
         self.actions = actions
         self.plans = [option_plan(a, g) for a in actions]
-        self.last: list[Any] = [None] * len(actions)
+        self.known: list[dict[tuple[Any, ...], tuple[list[int], int]]] = [{} for _ in actions]
         self.plain = {id(a): _share(a.prefer, memos) for a in actions if a.choose is None and a.prefer is not None}
         self.card = {id(a): (a.choose.prefer[0], _share(a.choose.prefer[1], memos))
                      for a in actions if a.choose is not None and a.choose.prefer is not None}
@@ -296,11 +300,14 @@ class WindowPlan:
             key += (tuple(map(tuple, g.attr_mods)),)
         if reads.marks:
             key += (tuple([g.player_marked(ctx, mark, you, this_turn) for mark, this_turn in reads.marks]),)
-        last = self.last[i]
-        if last is not None and last[0] == key and g.steps + last[2] <= g.step_limit:
-            g.steps += last[2]  # the steps the selector took to find them
-            return last[1]
+        known = self.known[i]
+        hit = known.get(key)
+        if hit is not None and g.steps + hit[1] <= g.step_limit:
+            g.steps += hit[1]  # the steps the selector took to find them
+            return hit[0]
         start = g.steps
         found = act.choose.candidates(g, ctx)
-        self.last[i] = (key, found, g.steps - start)
+        if len(known) >= KNOWN:
+            known.clear()
+        known[key] = (found, g.steps - start)
         return found
