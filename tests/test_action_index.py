@@ -202,6 +202,24 @@ def test_remembered_candidates_are_used_and_stay_right(defs: dict[str, Any], mon
         assert seen.hits > 0 and seen.misses > 0, game
 
 
+def test_what_a_key_cannot_hold_is_tested_as_before(defs: dict[str, Any]) -> None:
+    """A mark some static rule gives, a computed or statically modified attribute, a
+    passive counter: reading them may scan zones and count steps, so no key reads them."""
+    d = defs["hero-dice-batman"]
+    g = Game(d, 1, make_agents(["random"], 1), 0)
+    play = d.actions[-1]
+    assert AP.option_plan(play, g)[0] == "keyed"
+    g.static_marks = frozenset({("No Cards", True)})
+    assert AP.option_plan(play, g)[0] == "test"
+    d = defs["injustice"]
+    buy = next(a for a in d.actions if a.name == "buy")
+    for name, value in (("computed_attrs", frozenset({"cost"})), ("static_attrs", frozenset({"cost"}))):
+        g = Game(d, 2, make_agents(["random"], 2), 0)
+        assert AP.option_plan(buy, g)[0] == "keyed"
+        setattr(g, name, value)
+        assert AP.option_plan(buy, g)[0] == "test", name
+
+
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10**6))
 def test_shared_hint_parts_give_the_values_of_each_hint(defs: dict[str, Any], monkeypatch: pytest.MonkeyPatch,

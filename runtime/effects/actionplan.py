@@ -142,6 +142,8 @@ def _reads(node: Any, g: Game, out: _Reads) -> bool:
         ps = node.players
         if type(ps) is not S.Players or ps.kind != "you" or ps.filters:
             return False
+        if (node.mark, node.this_turn) in g.static_marks:  # a static rule's mark: a scan that counts steps
+            return False
         out.marks.append((node.mark, node.this_turn))
         return True
     if t is X.AttrOf:  # the printed attribute of the card (no computed attribute)
