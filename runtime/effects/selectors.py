@@ -160,7 +160,6 @@ class Cards(Node):
         "_bare",
         "_choice",
         "_filters",
-        "_named",
         "_source",
         "count",
         "filters",
@@ -196,7 +195,6 @@ class Cards(Node):
         self._filters: tuple | None = None  # the filters as run: see _plan()
         self._source: Any = _UNPLANNED  # where the pool comes from: see _plan_source()
         self._bare = not (name or types or filters)  # every card of the pool is a candidate
-        self._named: frozenset[int] | None = None  # the card types called ``name``, found at first use
 
     def _plan(self) -> tuple:
         """The filters as they run: each 'where' condition with its card-independent
@@ -271,12 +269,9 @@ class Cards(Node):
         g.steps += len(pool)
         if g.steps > g.step_limit:
             g.out_of_steps(ctx.this)
-        if self.name:  # g.card_name(c) == self.name, by card type
-            named = self._named
-            if named is None:
-                named = self._named = frozenset(i for i, ct in enumerate(g.d.cards) if ct.name == self.name)
-            card_type = g.card_type
-            pool = [c for c in pool if card_type[c] in named]
+        if self.name:  # the per-card names of the layout: no call per card (a setup scans the box)
+            name, card_names = self.name, g.card_names
+            pool = [c for c in pool if card_names[c] == name]
         cw = g.card_words  # card_has, inlined: a card's words are a set
         if self.types:
             types = self.types
