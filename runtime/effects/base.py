@@ -15,12 +15,28 @@ class Node:
     __slots__ = ()
     #: True for an object whose fields run elsewhere (a script effect runs its body when called)
     _opaque: ClassVar[bool] = False
+    #: the generic class a specialised variant stands for (:func:`specialised`); None for a generic class
+    _generic: ClassVar[type | None] = None
 
     def ir(self) -> dict[str, Any]:
-        """``{"ClassName": {field: value, ...}}`` — one key, so a schema can dispatch on it."""
+        """``{"ClassName": {field: value, ...}}`` — one key, so a schema can dispatch on it.
+        A specialised variant (:func:`specialised`) writes its generic class's name."""
         slots: tuple[str, ...] = self.__slots__
         fields = {slot: to_ir(getattr(self, slot)) for slot in slots if not slot.startswith("_")}
-        return {type(self).__name__: fields}
+        return {(self._generic or type(self)).__name__: fields}
+
+
+def specialised(cls: type[Node]) -> type[Node]:
+    """Mark ``cls`` as a specialised variant of its base class (issue 11): it runs faster
+    for a shape known when it is built (a constant operand, two conditions), but it has
+    the same fields, the same IR and the same behaviour. Its own ``__slots__`` must be
+    empty; afterwards ``cls.__slots__`` names its base's fields, so that every walk over
+    the fields (IR, :func:`nest_depth`, hoisting) sees the object as the generic one."""
+    base = cls.__mro__[1]
+    assert issubclass(base, Node) and not cls.__dict__.get("__slots__"), cls
+    cls._generic = base._generic or base
+    type.__setattr__(cls, "__slots__", base.__slots__)
+    return cls
 
 
 def to_ir(x: Any) -> Any:

@@ -7,6 +7,7 @@ from typing import Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.effects.base import Node, to_ir
+from cardscript.runtime.effects.expressions import Const
 from cardscript.runtime.errors import MAX_CALL_DEPTH, MAX_NESTING, RunawayError
 from cardscript.runtime.game import Game
 
@@ -91,10 +92,33 @@ class UserEffect(Node):
 class Call(Node):
     """A call of a script effect. ``args`` are (kind, evaluator) per parameter."""
 
-    __slots__ = ("args", "effect")
+    __slots__ = ("_binders", "args", "effect")
 
     def __init__(self, effect: UserEffect, args: list[tuple[str, Any]]):
         self.effect, self.args = effect, args
+        self._binders: tuple[tuple[str, int, Any], ...] | None = None  # see _plan()
+
+    def _plan(self) -> tuple[tuple[str, int, Any], ...]:
+        """How each parameter is bound, planned at the first call: (name, how, what) with
+        how 0: call ``what(g, ctx)`` (the argument's evaluate/players/cards/slots),
+        1: ``what`` as it is (a number written in the script, a type, a text),
+        2: a :class:`Closure` of the block ``what`` in the caller's context."""
+        plan: list[tuple[str, int, Any]] = []
+        for (name, _kind), (kind, arg) in zip(self.effect.params, self.args, strict=True):
+            if kind == "number":
+                plan.append((name, 1, arg.value) if type(arg) is Const else (name, 0, arg.evaluate))
+            elif kind == "players":
+                plan.append((name, 0, arg.players))
+            elif kind == "cards":
+                plan.append((name, 0, arg.cards))
+            elif kind == "block":
+                plan.append((name, 2, arg))
+            elif kind == "zone":
+                plan.append((name, 0, arg.slots))
+            else:  # type / text
+                plan.append((name, 1, arg))
+        self._binders = tuple(plan)
+        return self._binders
 
     def ir(self) -> dict[str, Any]:
         return {"Call": {"effect": self.effect.name, "args": [[k, to_ir(a)] for k, a in self.args]}}
@@ -104,19 +128,13 @@ class Call(Node):
             raise RunawayError(f"effect calls nested deeper than {MAX_CALL_DEPTH} at {self.effect.name!r} "
                                f"{g.where(ctx.this)}", [f"effect '{self.effect.name}'"])
         bound: dict[str, Any] = {}
-        for (name, _kind), (kind, arg) in zip(self.effect.params, self.args, strict=True):
-            if kind == "number":
-                bound[name] = arg.evaluate(g, ctx)
-            elif kind == "players":
-                bound[name] = arg.players(g, ctx)
-            elif kind == "cards":
-                bound[name] = arg.cards(g, ctx)
-            elif kind == "block":
-                bound[name] = Closure(arg, ctx)
-            elif kind == "zone":
-                bound[name] = arg.slots(g, ctx)
-            else:  # type / text
-                bound[name] = arg
+        for name, how, what in self._binders if self._binders is not None else self._plan():
+            if how == 0:
+                bound[name] = what(g, ctx)
+            elif how == 1:
+                bound[name] = what
+            else:
+                bound[name] = Closure(what, ctx)
         if self.effect.replacements:
             found = g.replacement(self.effect.replacements, ctx.you)
             if found is not None:

@@ -114,7 +114,14 @@ class AttrFor(Node):
 
     def evaluate(self, g: Game, ctx: Ctx) -> int:
         if self._it_you:
-            return modified(g, self.attr, ctx.you, ctx.it) if ctx.it is not None else 0
+            it = ctx.it
+            if it is None:
+                return 0
+            if g.attr_mods or g.computed_attrs or g.static_attrs:
+                return modified(g, self.attr, ctx.you, it)
+            # no modifier, no computed or static attribute: modified() comes to the printed number
+            value = g.card_attrs[it].get(self.attr, 0)
+            return value if isinstance(value, int) and value > 0 else 0
         cards = self.card.cards(g, ctx)
         seats = self.player.players(g, ctx)
         if not cards or not seats:

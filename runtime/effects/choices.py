@@ -7,6 +7,7 @@ from typing import Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
+from cardscript.runtime.effects.actionplan import WindowPlan
 from cardscript.runtime.effects.base import Node, as_number
 from cardscript.runtime.effects.selectors import choose_cards
 from cardscript.runtime.errors import MAX_ACTIONS_PER_TURN, RunawayError
@@ -78,15 +79,28 @@ class _ActionLabels:
 
 class _ActionValues:
     """Values of action options for bots, built only when a bot reads them: the script's
-    ``prefer`` (of the action, or of its choose), else the card's cost, else 0."""
+    ``prefer`` (of the action, or of its choose), else the card's cost, else 0. The hints of
+    the game's own actions are read through the window's :class:`WindowPlan` (their common
+    parts computed once per decision); a granted action's in its own context."""
 
-    __slots__ = ("ctx", "g", "options")
+    __slots__ = ("ctx", "g", "options", "plan")
 
-    def __init__(self, g: Game, options: list[Any], ctx: Ctx):
-        self.g, self.options, self.ctx = g, options, ctx
+    def __init__(self, g: Game, options: list[Any], ctx: Ctx, plan: WindowPlan):
+        self.g, self.options, self.ctx, self.plan = g, options, ctx, plan
 
     def __call__(self) -> list[int]:
-        g, ctx = self.g, self.ctx
+        g, ctx, plan = self.g, self.ctx, self.plan
+        if plan.running:  # a pass inside a pass (never made by the built-in bots): no memos
+            return self._values(g, ctx, {}, {})
+        plan.running = True
+        plan.forget()
+        try:
+            return self._values(g, ctx, plan.plain, plan.card)
+        finally:
+            plan.forget()
+            plan.running = False
+
+    def _values(self, g: Game, ctx: Ctx, plain: dict[int, Any], card: dict[int, Any]) -> list[int]:
         out = []
         saved = ctx.it
         try:
@@ -94,10 +108,13 @@ class _ActionValues:
                 if act is None:
                     out.append(0)
                 elif c is None:
-                    own = act.ctx if isinstance(act, GrantedAction) else ctx  # a granted action's own context
-                    out.append(act.prefer.evaluate(g, own) if act.prefer is not None else 0)
+                    if isinstance(act, GrantedAction):  # a granted action's own context
+                        out.append(act.prefer.evaluate(g, act.ctx) if act.prefer is not None else 0)
+                    else:
+                        prefer = plain.get(id(act), act.prefer)
+                        out.append(prefer.evaluate(g, ctx) if prefer is not None else 0)
                 elif act.choose.prefer is not None:
-                    sign, expr = act.choose.prefer
+                    sign, expr = card.get(id(act), act.choose.prefer)
                     ctx.it = c
                     out.append(sign * expr.evaluate(g, ctx))
                 else:
@@ -112,27 +129,23 @@ class TakeActions(Node):
     turn (:class:`~cardscript.runtime.game.timing.GrantedAction`), plus 'end turn', until the
     player ends it."""
 
-    __slots__ = ()
+    __slots__ = ("_plan",)
+
+    def __init__(self) -> None:
+        self._plan: WindowPlan | None = None  # made at the first window, for its definition
 
     def run(self, g: Game, ctx: Ctx) -> int:
+        plan = self._plan
+        if plan is None or plan.actions is not g.d.actions:
+            plan = self._plan = WindowPlan(g.d.actions, g)
         if g.between_turns:  # the check's CS213 misses a trigger or block that takes actions
             g.no_actions_between_turns(ctx.this)
         taken = 0
         outer = g.action_name  # an action's own 'take actions' restores it
         for _ in range(MAX_ACTIONS_PER_TURN):
-            options: list[tuple[Any, int | None]] = []
-            for act in g.d.actions:
-                g.action_name = act.name  # what its candidates cost: "the next ... you buy"
-                if act.choose is not None:
-                    for c in act.choose.candidates(g, ctx):
-                        options.append((act, c))
-                elif act.cond is None or act.cond.test(g, ctx):
-                    options.append((act, None))
-            g.action_name = outer
-            options.extend((ga, None) for ga in g.offered_grants(ctx.you))  # "... this turn, you may"
-            options.append((None, None))
+            options = plan.options(g, ctx, outer)
             pick = g.decide(Decision(ctx.you, "action", options, _ActionLabels(g, options), 1, 1, "action",
-                                     _ActionValues(g, options, ctx)))[0]
+                                     _ActionValues(g, options, ctx, plan)))[0]
             act, card = options[pick]
             if act is None:
                 break

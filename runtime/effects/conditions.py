@@ -7,7 +7,7 @@ import operator
 from typing import Any
 
 from cardscript.runtime.context import Ctx
-from cardscript.runtime.effects.base import Node, card_has
+from cardscript.runtime.effects.base import Node, card_has, specialised
 from cardscript.runtime.game import Game
 
 _OPS = {"<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt, "==": operator.eq,
@@ -15,46 +15,220 @@ _OPS = {"<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt
 
 
 class Compare(Node):
-    """EXPR OP EXPR with == != < <= > >= (texts compare with == and !=)."""
+    """EXPR OP EXPR with == != < <= > >= (texts compare with == and !=).
 
-    __slots__ = ("_fn", "comparison", "left", "right")
+    Built as a specialised variant (:func:`~.base.specialised`): the operator resolved, and
+    a number or text written in the script (:class:`~.expressions.Const`,
+    :class:`~.expressions.Text`) on either side folded into ``_k``, so that testing
+    ``x <= 3`` evaluates ``x`` only. A constant on the left is folded by testing the
+    mirrored operator (``3 < x`` is ``x > 3``); a constant evaluates to itself, with no
+    effect, so the order of evaluation does not matter."""
+
+    __slots__ = ("_fn", "_k", "_x", "comparison", "left", "right")
+
+    def __new__(cls, comparison: str, left: Any, right: Any) -> Compare:
+        if cls is not Compare:  # a variant named directly (tests)
+            return object.__new__(cls)
+        if _constant(right) is not _NOT:
+            return object.__new__(_FOLDED[comparison])
+        if _constant(left) is not _NOT:
+            return object.__new__(_FOLDED[_MIRROR[comparison]])
+        return object.__new__(_PLAIN[comparison])
 
     def __init__(self, comparison: str, left: Any, right: Any):
         self.comparison, self.left, self.right = comparison, left, right
-        self._fn = _OPS[comparison]
+        self._prepare()
+
+    def _prepare(self) -> None:
+        """Derive the private fields from the public ones (again after hoisting rewrote a side)."""
+        self._fn = _OPS[self.comparison]
+        k = _constant(self.right)
+        if k is not _NOT:
+            self._k, self._x = k, self.left
+        else:
+            self._k, self._x = _constant(self.left), self.right
 
     def test(self, g: Game, ctx: Ctx) -> bool:
         return self._fn(self.left.evaluate(g, ctx), self.right.evaluate(g, ctx))
 
 
-class And(Node):
-    """C and C: every condition holds (evaluated left to right, stops at the first false)."""
+_NOT = object()  # not a constant
+_MIRROR = {"<=": ">=", ">=": "<=", "<": ">", ">": "<", "==": "==", "!=": "!="}
 
-    __slots__ = ("args",)
+
+def _constant(node: Any) -> Any:
+    """The value of a number or text written in the script, else ``_NOT``."""
+    from cardscript.runtime.effects.expressions import Const, Text  # expressions imports nothing of here
+
+    t = type(node)
+    if t is Const:
+        return node.value
+    if t is Text:
+        return node.text
+    return _NOT
+
+
+@specialised
+class _Le(Compare):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return self.left.evaluate(g, ctx) <= self.right.evaluate(g, ctx)
+
+
+@specialised
+class _Lt(Compare):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return self.left.evaluate(g, ctx) < self.right.evaluate(g, ctx)
+
+
+@specialised
+class _Ge(Compare):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return self.left.evaluate(g, ctx) >= self.right.evaluate(g, ctx)
+
+
+@specialised
+class _Gt(Compare):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return self.left.evaluate(g, ctx) > self.right.evaluate(g, ctx)
+
+
+@specialised
+class _Eq(Compare):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return self.left.evaluate(g, ctx) == self.right.evaluate(g, ctx)
+
+
+@specialised
+class _Ne(Compare):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return self.left.evaluate(g, ctx) != self.right.evaluate(g, ctx)
+
+
+# Folded: ``_x`` is the side evaluated, ``_k`` the constant, the operator as if ``_x`` were on the left.
+@specialised
+class _LeK(Compare):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return self._x.evaluate(g, ctx) <= self._k
+
+
+@specialised
+class _LtK(Compare):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return self._x.evaluate(g, ctx) < self._k
+
+
+@specialised
+class _GeK(Compare):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return self._x.evaluate(g, ctx) >= self._k
+
+
+@specialised
+class _GtK(Compare):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return self._x.evaluate(g, ctx) > self._k
+
+
+@specialised
+class _EqK(Compare):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return self._x.evaluate(g, ctx) == self._k
+
+
+@specialised
+class _NeK(Compare):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return self._x.evaluate(g, ctx) != self._k
+
+
+_PLAIN = {"<=": _Le, "<": _Lt, ">=": _Ge, ">": _Gt, "==": _Eq, "!=": _Ne}
+_FOLDED = {"<=": _LeK, "<": _LtK, ">=": _GeK, ">": _GtK, "==": _EqK, "!=": _NeK}
+
+
+class And(Node):
+    """C and C: every condition holds (evaluated left to right, stops at the first false).
+
+    Built as a variant for one or two conditions (:func:`~.base.specialised`)."""
+
+    __slots__ = ("_a", "_args", "_b", "args")
+    _a: Any  # the first and second condition (None when there are fewer)
+    _b: Any
+
+    def __new__(cls, args: list[Any]) -> And:
+        if cls is not And:
+            return object.__new__(cls)
+        return object.__new__(_And2 if len(args) == 2 else _And1 if len(args) == 1 else And)
 
     def __init__(self, args: list[Any]):
         self.args = args
+        self._prepare()
+
+    def _prepare(self) -> None:
+        """Derive the private fields from ``args`` (again after hoisting rewrote one)."""
+        self._args = tuple(self.args)
+        self._a = self._args[0] if self._args else None
+        self._b = self._args[1] if len(self._args) > 1 else None
 
     def test(self, g: Game, ctx: Ctx) -> bool:
-        for a in self.args:  # noqa: SIM110 - a hot path: a plain loop, no generator per test
+        for a in self._args:  # noqa: SIM110 - a hot path: a plain loop, no generator per test
             if not a.test(g, ctx):
                 return False
         return True
 
 
-class Or(Node):
-    """C or C: some condition holds (stops at the first true)."""
+@specialised
+class _And1(And):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return True if self._a.test(g, ctx) else False  # noqa: SIM210 - a bool, no call
 
-    __slots__ = ("args",)
+
+@specialised
+class _And2(And):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return True if self._a.test(g, ctx) and self._b.test(g, ctx) else False  # noqa: SIM210 - a bool, no call
+
+
+class Or(Node):
+    """C or C: some condition holds (stops at the first true).
+
+    Built as a variant for one or two conditions (:func:`~.base.specialised`)."""
+
+    __slots__ = ("_a", "_args", "_b", "args")
+    _a: Any  # the first and second condition (None when there are fewer)
+    _b: Any
+
+    def __new__(cls, args: list[Any]) -> Or:
+        if cls is not Or:
+            return object.__new__(cls)
+        return object.__new__(_Or2 if len(args) == 2 else _Or1 if len(args) == 1 else Or)
 
     def __init__(self, args: list[Any]):
         self.args = args
+        self._prepare()
+
+    def _prepare(self) -> None:
+        """Derive the private fields from ``args`` (again after hoisting rewrote one)."""
+        self._args = tuple(self.args)
+        self._a = self._args[0] if self._args else None
+        self._b = self._args[1] if len(self._args) > 1 else None
 
     def test(self, g: Game, ctx: Ctx) -> bool:
-        for a in self.args:  # noqa: SIM110 - a hot path: a plain loop, no generator per test
+        for a in self._args:  # noqa: SIM110 - a hot path: a plain loop, no generator per test
             if a.test(g, ctx):
                 return True
         return False
+
+
+@specialised
+class _Or1(Or):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return True if self._a.test(g, ctx) else False  # noqa: SIM210 - a bool, no call
+
+
+@specialised
+class _Or2(Or):
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        return True if self._a.test(g, ctx) or self._b.test(g, ctx) else False  # noqa: SIM210 - a bool, no call
 
 
 class Not(Node):

@@ -157,14 +157,23 @@ class CounterValue(Node):
     """owner: you | them | shared; 'seat' is the 1-based seat number, 'turn order' the
     1-based place in turn order (the first player is 1)."""
 
-    __slots__ = ("_your", "counter", "owner")
+    __slots__ = ("_plain", "_your", "counter", "owner")
 
     def __init__(self, owner: str, counter: int):
         self.owner, self.counter = owner, counter
         self._your = owner == "you" and counter >= 0  # 'your power': the most read shape
+        #: 'your C' of a per-player counter no passive ability adds to: a list index (planned at
+        #: first use from the compiled game, which is the same for every game this runs in)
+        self._plain: bool | None = None
 
     def evaluate(self, g: Game, ctx: Ctx) -> int:
         if self._your:
+            plain = self._plain
+            if plain is None:
+                c = self.counter
+                plain = self._plain = g.d.counters[c].per_player and c not in g.d.passive_counters
+            if plain:
+                return g.values[g.counter_base[self.counter] + ctx.you]
             return g.get(self.counter, ctx.you)
         p = whose(self.owner, ctx)
         if self.counter == -1:  # seat

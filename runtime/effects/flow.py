@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardscript.runtime.context import Ctx
-from cardscript.runtime.effects.base import Node, nest_depth
+from cardscript.runtime.effects.base import Node, nest_depth, specialised
 from cardscript.runtime.errors import MAX_REPEAT, GameOver, RunawayError
 from cardscript.runtime.game import Game
 
@@ -14,10 +14,17 @@ from cardscript.runtime.game import Game
 class Seq(Node):
     """A block: runs its statements in order; each one's result becomes 'did' for the next."""
 
-    __slots__ = ("_at", "_depth", "stmts")
+    __slots__ = ("_at", "_depth", "_first", "stmts")
+    _first: Any
+
+    def __new__(cls, stmts: list[Any], at: tuple[str, ...] | None = None) -> Seq:
+        if cls is not Seq:
+            return object.__new__(cls)
+        return object.__new__(_Seq1 if len(stmts) == 1 else _Seq0 if not stmts else Seq)
 
     def __init__(self, stmts: list[Any], at: tuple[str, ...] | None = None):
         self.stmts = stmts
+        self._first = stmts[0] if stmts else None  # the statement of a block of one (_Seq1)
         self._depth = -1  # how deep its effect objects nest: found when first needed (depth())
         #: where each statement is written ('file:line:col'), for traced logs (``Game.tracing``);
         #: not part of the IR
@@ -59,6 +66,33 @@ class Seq(Node):
         finally:
             g.at = outer
         return total
+
+
+@specialised
+class _Seq0(Seq):
+    """An empty block: no statement, no step; it still stops a game past its step budget."""
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        if g.steps > g.step_limit:
+            g.out_of_steps(ctx.this)
+        return 0
+
+
+@specialised
+class _Seq1(Seq):
+    """A block of one statement (most bodies of 'if' and 'for each'): :meth:`Seq.run` without the loop."""
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        g.steps += 1
+        if g.steps > g.step_limit:
+            g.out_of_steps(ctx.this)
+        if g.tracing:
+            return self._traced(g, ctx)
+        start = g.clock
+        r = self._first.run(g, ctx)
+        ctx.did = r
+        ctx.since = start
+        return 0 + r  # the block's total, as Seq.run sums it
 
 
 class Nothing(Node):

@@ -61,6 +61,7 @@ def _scan(node: Any) -> tuple[bool, bool] | None:
             reads, selects = reads or r[0], selects or r[1]
         return reads, selects
     t = type(node)
+    t = getattr(t, "_generic", None) or t  # a specialised variant is scanned as its generic class
     if t is S.Players:
         return None if node.kind == "target foe" else (False, False)
     if t is S.ZoneRef:
@@ -145,7 +146,7 @@ def _rewrite(node: Any, out: list[Hoisted]) -> Any:
         h = Hoisted(node)
         out.append(h)
         return h
-    fields = _COMPOSITE.get(type(node))
+    fields = _COMPOSITE.get(getattr(type(node), "_generic", None) or type(node))
     if not fields:
         return node
     copy = object.__new__(type(node))
@@ -157,6 +158,8 @@ def _rewrite(node: Any, out: list[Hoisted]) -> Any:
             changed = changed or (new != value if isinstance(value, list) else new is not value)
             value = new
         object.__setattr__(copy, slot, value)
+    if changed and hasattr(copy, "_prepare"):
+        copy._prepare()  # a specialised variant derives private fields from the rewritten ones
     return copy if changed else node
 
 
@@ -172,7 +175,7 @@ def plan_filter(cond: Any) -> tuple[tuple[Any, ...], Any, tuple[Hoisted, ...]]:
     new = _rewrite(cond, found)
     if isinstance(new, Hoisted):
         return (new.node,), None, ()
-    if type(new) is C.And:
+    if isinstance(new, C.And):
         args = _conjuncts(new)  # 'a and b and c' nests: (a and b) and c
         k = 0
         while k < len(args) and isinstance(args[k], Hoisted):
@@ -187,6 +190,6 @@ def plan_filter(cond: Any) -> tuple[tuple[Any, ...], Any, tuple[Hoisted, ...]]:
 
 def _conjuncts(cond: Any) -> list[Any]:
     """The conjuncts of nested ``and`` in order (the same tests, the same short cut)."""
-    if type(cond) is not C.And:
+    if not isinstance(cond, C.And):
         return [cond]
     return [c for a in cond.args for c in _conjuncts(a)]

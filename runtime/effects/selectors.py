@@ -7,7 +7,8 @@ from typing import Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
-from cardscript.runtime.effects.base import Node, as_number, card_has
+from cardscript.runtime.effects.base import Node, as_number, card_has, specialised
+from cardscript.runtime.effects.pools import PoolFilter
 from cardscript.runtime.game import Game
 
 
@@ -17,6 +18,11 @@ class ZoneRef(Node):
     (``players`` selects whose) | card (a per-card zone; ``players`` holds the card selector)."""
 
     __slots__ = ("owner", "players", "zone")
+
+    def __new__(cls, owner: str, zone: int, players: Any = None) -> ZoneRef:
+        if cls is not ZoneRef:
+            return object.__new__(cls)
+        return object.__new__(_YourZone if owner == "you" else _SharedZone if owner == "shared" else ZoneRef)
 
     def __init__(self, owner: str, zone: int, players: Any = None):
         self.owner, self.zone, self.players = owner, zone, players
@@ -43,6 +49,22 @@ class ZoneRef(Node):
         return [g.slot(home, ctx.you)] if home >= 0 else []
 
 
+@specialised
+class _YourZone(ZoneRef):
+    """'your ZONE'."""
+
+    def slots(self, g: Game, ctx: Ctx) -> list[int]:
+        return [g.zone_base[self.zone] + ctx.you]
+
+
+@specialised
+class _SharedZone(ZoneRef):
+    """A shared zone: its one slot."""
+
+    def slots(self, g: Game, ctx: Ctx) -> list[int]:
+        return [g.zone_base[self.zone]]
+
+
 class ZoneParam(Node):
     """A {Z: zone} parameter: the slots the caller's zone reference named."""
 
@@ -61,6 +83,12 @@ class Players(Node):
     filters: (mark, this_turn, negate) triples."""
 
     __slots__ = ("filters", "kind", "param")
+
+    def __new__(cls, kind: str, param: str = "", filters: tuple = ()) -> Players:
+        if cls is not Players or filters:
+            return object.__new__(cls)
+        return object.__new__(_You if kind == "you" else _EachFoe if kind == "each foe" else
+                              _EachPlayer if kind == "each player" else Players)
 
     def __init__(self, kind: str, param: str = "", filters: tuple = ()):
         self.kind, self.param, self.filters = kind, param, filters
@@ -93,6 +121,30 @@ class Players(Node):
         return out
 
 
+@specialised
+class _You(Players):
+    """'you', with no filter."""
+
+    def players(self, g: Game, ctx: Ctx) -> list[int]:
+        return [ctx.you]
+
+
+@specialised
+class _EachFoe(Players):
+    """'each foe', with no filter."""
+
+    def players(self, g: Game, ctx: Ctx) -> list[int]:
+        return g.foes(ctx.you)
+
+
+@specialised
+class _EachPlayer(Players):
+    """'each player', with no filter."""
+
+    def players(self, g: Game, ctx: Ctx) -> list[int]:
+        return g.everyone()
+
+
 # ====================================================================== cards
 class Cards(Node):
     """A card selector.
@@ -105,8 +157,10 @@ class Cards(Node):
     """
 
     __slots__ = (
+        "_bare",
         "_choice",
         "_filters",
+        "_source",
         "count",
         "filters",
         "kind",
@@ -119,6 +173,19 @@ class Cards(Node):
         "zones",
     )
 
+    def __new__(cls, kind: str, quantity: str = "", *args: Any, **kw: Any) -> Cards:
+        if cls is not Cards:
+            return object.__new__(cls)
+        if kind == "it":
+            return object.__new__(_CardsIt)
+        if kind == "this":
+            return object.__new__(_CardsThis)
+        if kind == "top":
+            return object.__new__(_CardsTop)
+        if kind not in ("top", "bottom") and quantity in ("all", "each", ""):
+            return object.__new__(_CardsAll)
+        return object.__new__(Cards)
+
     def __init__(self, kind: str, quantity: str = "", count: Any = None, zones: tuple = (), types: tuple = (),
                  name: str = "", filters: tuple = (), param: str = "", purpose: str = "", prefer: Any = None):
         self.kind, self.quantity, self.count, self.zones = kind, quantity, count, zones
@@ -126,23 +193,58 @@ class Cards(Node):
         self.prefer = prefer  # (sign, expression): what a bot should pick first; not a rule
         self._choice = quantity in ("one", "up to", "random", "random n")
         self._filters: tuple | None = None  # the filters as run: see _plan()
+        self._source: Any = _UNPLANNED  # where the pool comes from: see _plan_source()
+        self._bare = not (name or types or filters)  # every card of the pool is a candidate
 
     def _plan(self) -> tuple:
         """The filters as they run: each 'where' condition with its card-independent
         parts hoisted (:mod:`~cardscript.runtime.effects.hoist`), planned at first use."""
         from cardscript.runtime.effects.hoist import plan_filter  # hoist reads this module's classes
+        from cardscript.runtime.effects.pools import pool_filter
 
         plan = []
         for fk, data in self.filters:
             if fk == "where":
                 prefix, rest, hoisted = plan_filter(data)
-                plan.append((fk, prefix, rest, hoisted))
+                plan.append((fk, prefix, pool_filter(data, rest), hoisted))
             else:
                 plan.append((fk, data, None, ()))
         self._filters = tuple(plan)
         return self._filters
 
+    def _plan_source(self, g: Game) -> Any:
+        """The zones of a selector that names only 'your ZONE' and shared zones, planned
+        at first use: a tuple of (zone, per player, top card only) — the last when the zone
+        is a stack and the selector chooses (see ``Game.visible``) — or None for any other
+        selector, whose pool the general code finds. A selector belongs to one compiled
+        game, so the zones' flags are those of every game it runs in."""
+        src: Any = None
+        if self.kind not in ("param", "played", "gained", "control") and all(
+                isinstance(zr, ZoneRef) and zr.owner in ("you", "shared") for zr in self.zones):
+            src = tuple((zr.zone, zr.owner == "you", self._choice and g.d.zones[zr.zone].stack) for zr in self.zones)
+        self._source = src
+        return src
+
     def candidates(self, g: Game, ctx: Ctx) -> list[int]:
+        src = self._source
+        if src is _UNPLANNED:
+            src = self._plan_source(g)
+        if src is not None:  # 'your ZONE', a shared zone: slots found by index, no ZoneRef to ask
+            if len(src) == 1:
+                z, mine, top = src[0]
+                cards = g.slots[g.zone_base[z] + ctx.you] if mine else g.slots[g.zone_base[z]]
+                pool = cards[-1:] if top else cards[::-1]
+            else:
+                pool = []
+                for z, mine, top in src:
+                    cards = g.slots[g.zone_base[z] + ctx.you] if mine else g.slots[g.zone_base[z]]
+                    pool.extend(cards[-1:] if top else reversed(cards))
+            if self._bare:  # _filter(), with nothing to filter
+                g.steps += len(pool)
+                if g.steps > g.step_limit:
+                    g.out_of_steps(ctx.this)
+                return pool
+            return self._filter(g, ctx, pool)
         k = self.kind
         if k == "param":
             pool = list(ctx.vars[self.param])
@@ -160,18 +262,25 @@ class Cards(Node):
                 for s in zr.slots(g, ctx):
                     # A stack offers only its top card to a choice; 'all' and 'N cards' see it whole.
                     pool.extend(reversed(g.visible(s) if self._choice else g.slots[s]))
+        return self._filter(g, ctx, pool)
+
+    def _filter(self, g: Game, ctx: Ctx, pool: list[int]) -> list[int]:
+        """The candidates of ``pool`` (a new list) that pass the selector's name, types and filters."""
         g.steps += len(pool)
         if g.steps > g.step_limit:
             g.out_of_steps(ctx.this)
-        if self.name:
-            pool = [c for c in pool if g.card_name(c) == self.name]
+        if self.name:  # the per-card names of the layout: no call per card (a setup scans the box)
+            name, card_names = self.name, g.card_names
+            pool = [c for c in pool if card_names[c] == name]
+        cw = g.card_words  # card_has, inlined: a card's words are a set
         if self.types:
-            pool = [c for c in pool if card_has(g, c, self.types)]
+            types = self.types
+            pool = [c for c in pool if not cw[c].isdisjoint(types)]
         for fk, data, rest, hoisted in self._filters if self._filters is not None else self._plan():
             if fk == "has":
-                pool = [c for c in pool if card_has(g, c, data)]
+                pool = [c for c in pool if not cw[c].isdisjoint(data)]
             elif fk == "has_not":
-                pool = [c for c in pool if not card_has(g, c, data)]
+                pool = [c for c in pool if cw[c].isdisjoint(data)]
             elif fk == "other_name":  # issue 12: names read where the selector is (the outer 'it')
                 names = {g.card_name(c) for c in data.cards(g, ctx)}
                 pool = [c for c in pool if g.card_name(c) not in names]
@@ -191,6 +300,12 @@ class Cards(Node):
                 keep = []
                 for h in hoisted:
                     h.have = False
+                if type(data) is PoolFilter:  # leading conditions for the whole pool (effects/pools.py)
+                    pool, data = data.keep(g, ctx, pool)
+                    if data is None or not pool:
+                        for h in hoisted:
+                            h.have = False
+                        continue
                 try:
                     for c in pool:
                         ctx.it = c
@@ -239,6 +354,52 @@ class Cards(Node):
             return []
         low = 1 if q == "one" else 0
         return choose_cards(g, ctx.you, pool, low, high, self.purpose, self.prefer, ctx)
+
+
+_UNPLANNED = object()  # Cards._source before its first use
+
+
+@specialised
+class _CardsIt(Cards):
+    """'it': the bound card."""
+
+    def cards(self, g: Game, ctx: Ctx) -> list[int]:
+        return [ctx.it] if ctx.it is not None else []
+
+
+@specialised
+class _CardsThis(Cards):
+    """'this': the card whose ability runs."""
+
+    def cards(self, g: Game, ctx: Ctx) -> list[int]:
+        return [ctx.this] if ctx.this is not None else []
+
+
+@specialised
+class _CardsTop(Cards):
+    """'the top N cards of ZONE': of one 'your ZONE' or shared zone, found by slot index."""
+
+    def cards(self, g: Game, ctx: Ctx) -> list[int]:
+        src = self._source
+        if src is _UNPLANNED:
+            src = self._plan_source(g)
+        if src is None or len(src) != 1:
+            return Cards.cards(self, g, ctx)
+        n = self.count.evaluate(g, ctx)
+        if n <= 0:  # 'the top 0 cards' are none (cards[-0:] would be all of them)
+            return []
+        z, mine, _top = src[0]
+        s = g.zone_base[z] + ctx.you if mine else g.zone_base[z]
+        if len(g.slots[s]) < n:  # what ensure() tests first
+            g.ensure(s, n, False)
+        return g.slots[s][-1:-n - 1:-1]  # the top n, top first: reversed(cards[-n:])
+
+
+@specialised
+class _CardsAll(Cards):
+    """'all cards in ZONE ...', 'each ...', a parameter: every candidate, no choice."""
+
+    cards = Cards.candidates
 
 
 def _prefix(g: Game, ctx: Ctx, prefix: tuple, pool: list[int]) -> list[int]:

@@ -24,8 +24,12 @@ class DecisionOps(GameState):
         # The agent sees its seat's view, never the game (issue 13; runtime/observation.py).
         picks = list(ask(cast("Game", self), agent, decision))  # DecisionOps is only ever part of a Game
         n = len(decision.options)
-        if not (decision.low <= len(picks) <= decision.high) or len(set(picks)) != len(picks) or \
-                any(not (0 <= i < n) for i in picks):
+        if len(picks) == 1:  # the usual answer: one pick, no duplicates to look for
+            bad = not (decision.low <= 1 <= decision.high and 0 <= picks[0] < n)
+        else:
+            bad = not (decision.low <= len(picks) <= decision.high) or len(set(picks)) != len(picks) or \
+                any(not (0 <= i < n) for i in picks)
+        if bad:
             raise InvalidDecision(
                 f"{agent.name} answered {picks} to a {decision.kind} decision of P{decision.player + 1} "
                 f"with {n} options, needing {decision.low}..{decision.high} picks: {decision.labels}")

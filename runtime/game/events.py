@@ -11,6 +11,8 @@ from cardscript.runtime.errors import MAX_NESTING, MAX_TRIGGER_DEPTH, GameOver, 
 from cardscript.runtime.game.state import GameState
 from cardscript.runtime.observation import note_subject
 
+_NO_INDEX: dict[str, Any] = {}  # before the first index is made (EventOps._listening)
+
 
 class EventOps(GameState):
     """Events, triggers and turns (part of :class:`~cardscript.runtime.game.Game`)."""
@@ -53,15 +55,30 @@ class EventOps(GameState):
         if name in self.static_events:
             self.fire_statics(name, player, it)  # type: ignore[attr-defined]  # StaticOps, in Game
         if name in self.trigger_events:
+            by_type = self.d.__dict__.get("_listening", _NO_INDEX).get(name) or self._listening(name)
+            card_type = self.card_type
             for z in self.active_zones:
-                slot = self.zone_base[z.index] + (player if z.per_player else 0)
-                self.steps += len(self.slots[slot])
-                for card in list(self.slots[slot]):
-                    for trig in self.d.cards[self.card_type[card]].triggers:
-                        if trig.event == name and not trig.of_this_card:
-                            self._fire(trig, card, player, it)
+                cards = self.slots[self.zone_base[z.index] + (player if z.per_player else 0)]
+                self.steps += len(cards)
+                for card in list(cards):
+                    for trig in by_type[card_type[card]]:
+                        self._fire(trig, card, player, it)
         for x in due:  # delayed effects last, in the order they were set up
             self.run_delayed(x)  # type: ignore[attr-defined]
+
+    def _listening(self, name: str) -> list[tuple[TriggerDef, ...]]:
+        """For each card type, the triggers (not 'of this card') that listen to event
+        ``name``, in the order the card lists them: triggers indexed by event (issue 11).
+        Made at the first emit of the event and kept with the definition, which no game
+        changes (a per-game attribute would be state for snapshots)."""
+        index: dict[str, list[tuple[TriggerDef, ...]]] | None = self.d.__dict__.get("_listening")
+        if index is None:
+            index = self.d.__dict__["_listening"] = {}
+        found = index.get(name)
+        if found is None:
+            found = index[name] = [tuple(t for t in ct.triggers if t.event == name and not t.of_this_card)
+                                   for ct in self.d.cards]
+        return found
 
     def _fire(self, trig: TriggerDef, card: int, player: int, it: int | None) -> None:
         if trig.your_turn and not self.is_active(player):

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardscript.runtime.definition import GameDefinition
 from cardscript.runtime.errors import MAX_STEPS
+from cardscript.runtime.game.layout import layout_for
 
 if TYPE_CHECKING:
     from cardscript.runtime.decision import Agent
@@ -23,6 +24,33 @@ class GameState:
     ``zone_base[z] + p`` (per-player zones), ``zone_base[z] + card`` (per-card zones) or
     ``zone_base[z]`` (shared zones). Counter values use the same layout (``counter_base``).
     """
+
+    # Shared with the game's Layout (runtime/game/layout.py, FIXED_LAYOUT): never changed.
+    card_type: list[int]
+    card_attrs: list[dict[str, Any]]
+    #: each card's name (``card_name``), read without a call where a filter tests many cards
+    card_names: list[str]
+    card_words: list[frozenset[str]]
+    #: the components of each card type (replacements, issue 12)
+    type_cards: list[list[int]]
+    zone_base: list[int]
+    slot_zone: list[int]
+    slot_owner: list[int]
+    slot_card: list[int]
+    counter_base: list[int]
+    counter_per_player: list[bool]
+    #: events some card listens to (only those need a scan of the active zones)
+    trigger_events: frozenset[str]
+    self_events: frozenset[str]
+    static_events: frozenset[str]
+    static_attrs: frozenset[str]
+    static_marks: frozenset[tuple[Any, Any]]
+    #: attributes some card computes when read (``vp = count ...``)
+    computed_attrs: frozenset[str]
+    #: zones some 'when a card enters ZONE' trigger names (runtime/game/entries.py)
+    enter_zones: frozenset[int]
+    enter_names: list[str]
+    active_zones: list[Any]
 
     def __init__(self, definition: GameDefinition, seats: int, agents: Sequence[Agent], seed: int,
                  log: bool = True):
@@ -39,50 +67,23 @@ class GameState:
         #: (:meth:`trace` adds it to each log entry); off, nothing is recorded
         self.tracing = False
         self.at: str | None = None
-        # components (numbered first: per-card zones and counters need their count)
-        self.card_type: list[int] = []
-        self.card_attrs: list[dict[str, Any]] = []
-        for pr in d.printings:
-            for _ in range(pr.copies):
-                self.card_type.append(pr.card.index)
-                self.card_attrs.append(pr.attrs)
-        ncards = len(self.card_type)
-        # zones: slot = zone_base[z] + seat (per player) / + card (per card) / + 0 (shared)
-        self.zone_base: list[int] = []
-        slot = 0
-        self.slot_zone: list[int] = []
-        self.slot_owner: list[int] = []
-        self.slot_card: list[int] = []
-        for z in d.zones:
-            self.zone_base.append(slot)
-            count = seats if z.per_player else ncards if z.per_card else 1
-            for p in range(count):
-                self.slot_zone.append(z.index)
-                self.slot_owner.append(p if z.per_player else -1)
-                self.slot_card.append(p if z.per_card else -1)
-            slot += count
-        self.slots: list[list[int]] = [[] for _ in range(slot)]
-        # counters: the same layout
-        self.counter_base: list[int] = []
-        cslot = 0
-        for c in d.counters:
-            self.counter_base.append(cslot)
-            cslot += seats if c.per_player else ncards if c.per_card else 1
-        self.values: list[int] = [0] * cslot
-        for c in d.counters:
-            for p in range(seats if c.per_player else ncards if c.per_card else 1):
-                self.values[self.counter_base[c.index] + p] = c.initial
-        self.owner: list[int] = [-1] * ncards
+        # The layout (cards, slots, counters and what each card type listens to) is the same
+        # for every game of a definition and seat count: laid out once, then shared (what
+        # never changes) or copied (the initial cards in zones and counter values).
+        layout = layout_for(d, seats)
+        self.__dict__.update(layout.fixed)
+        self.slots: list[list[int]] = [[] for _ in range(layout.nslots)]
+        self.slots[layout.box] = list(range(layout.ncards))
+        self.values: list[int] = layout.values[:]
+        self.owner: list[int] = layout.owner[:]
         #: what changed whom ('if they were affected'): a clock ticked by every change of a
         #: player's counters, zones, cards or marks, and each player's last tick
         self.clock = 0
         self.touched: list[int] = [0] * seats
-        self.face_up: list[bool] = [not d.zones[d.box_zone].face_down] * ncards
+        self.face_up: list[bool] = layout.face_up[:]
         #: the face a die shows (None until rolled)
-        self.face_value: list[str | None] = [None] * ncards
-        box = self.zone_base[d.box_zone]
-        self.slots[box] = list(range(ncards))
-        self.loc: list[int] = [box] * ncards
+        self.face_value: list[str | None] = layout.face_value[:]
+        self.loc: list[int] = layout.loc[:]
         # turn memory
         self.active = 0
         #: the seat that takes the first turn (the engine's, or set by 'you go first')
@@ -121,42 +122,21 @@ class GameState:
         #: outcomes forced by a scenario: ("shuffle", [names from the top]) or ("random", [answers])
         self.rigged: list[tuple[str, list[Any]]] = []
         self.event_counts: dict[tuple[str, int], int] = {}
-        # Only events some card listens to need a scan of the active zones.
-        self.trigger_events = frozenset(t.event for ct in d.cards for t in ct.triggers if not t.of_this_card)
-        self.self_events = frozenset(t.event for ct in d.cards for t in ct.triggers if t.of_this_card)
-        # Static rules of passive abilities (runtime/game/statics.py): empty sets cost nothing.
-        statics = [r for ct in d.cards for r in ct.statics.values()]
-        self.static_events = frozenset(t.event for r in statics for t in r.triggers)
-        self.static_attrs = frozenset(m[0] for r in statics for m in r.modifiers)
-        self.static_marks = frozenset((m[1], m[2]) for r in statics for m in r.marks)
         self.in_static_marks = False
-        #: attributes some card computes when read (``vp = count ...``), and those being computed
-        self.computed_attrs = frozenset(a for ct in d.cards for a in ct.computed)
+        #: the (card, attribute) computed attributes being computed now
         self.computing: set[tuple[int, str]] = set()
-        #: zones some 'when a card enters ZONE' trigger names (runtime/game/entries.py)
-        enters = [t.enters for ts in d.rules.values() for t in ts] + [t.enters for ct in d.cards for t in ct.triggers]
-        self.enter_zones = frozenset(z for z in enters if z >= 0)
-        self.enter_names = [f'enters "{z.name}"' for z in d.zones]
         #: cards a player controls outside their play zone, for this turn
         self.controller: dict[int, int] = {}
-        self.active_zones = [z for z in d.zones if z.active]
-        self.counter_per_player = [c.per_player or c.per_card for c in d.counters]
-        # replacements (issue 12): the components of each card type, and the (uid, card)
-        # replacements running now, which do not replace again
-        self.type_cards: list[list[int]] = [[] for _ in d.cards]
-        for card, t in enumerate(self.card_type):
-            self.type_cards[t].append(card)
+        #: the (uid, card) replacements running now (issue 12), which do not replace again
         self.replacing: set[tuple[int, int]] = set()
         #: the slot each card was last moved out of (-1: never moved), for 'came from'
-        self.came_from: list[int] = [-1] * ncards
+        self.came_from: list[int] = [-1] * layout.ncards
         #: (card, seat) for each card a seat took into a zone ('take ... into') this turn
         self.gained_turn: list[tuple[int, int]] = []
-        words = [ct.types | ct.keywords for ct in d.cards]
-        self.card_words = [words[t] for t in self.card_type]
 
     # ------------------------------------------------------------ names
     def card_name(self, card: int) -> str:
-        return self.d.cards[self.card_type[card]].name
+        return self.card_names[card]
 
     def slot_name(self, slot: int) -> str:
         z = self.d.zones[self.slot_zone[slot]]

@@ -1,0 +1,132 @@
+"""A selector's ``where`` filter tested for the whole pool at once (issue 11), for its
+most frequent shape: ``ATTR of it OP E`` or ``ATTR of it for you OP E`` ("cost of it
+for you <= your power"), where ``E`` reads no card — alone, or as the first condition of
+an ``and`` whose other conditions are tested per card on the cards it keeps.
+
+Only a **pure** filter is planned so (:func:`~cardscript.runtime.effects.hoist._scan`:
+no decision, no random pick, no refill), so the order in which its parts run for the
+cards of one pass changes nothing but the order of the steps they count. ``E`` runs once
+per pass and is charged the steps of running it for every card, as the per-card test
+would have (:func:`~cardscript.runtime.effects.selectors._prefix` does the same). The
+attribute is read straight from the card when no modifier, computed or static attribute
+exists, else the pass takes the per-card test.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.effects import cardrules as R
+from cardscript.runtime.effects import conditions as C
+from cardscript.runtime.effects import expressions as X
+from cardscript.runtime.game import Game
+
+#: specialised Compare class -> its operator, with the attribute on the left
+_OPS: dict[type, Any] = {
+    C._Le: operator.le, C._Lt: operator.lt, C._Ge: operator.ge, C._Gt: operator.gt, C._Eq: operator.eq,
+    C._Ne: operator.ne, C._LeK: operator.le, C._LtK: operator.lt, C._GeK: operator.ge, C._GtK: operator.gt,
+    C._EqK: operator.eq, C._NeK: operator.ne,
+}
+_FOLDED = frozenset({C._LeK, C._LtK, C._GeK, C._GtK, C._EqK, C._NeK})
+
+
+class PoolFilter:
+    """``rest`` of a planned filter (see the module doc). Not a
+    :class:`~cardscript.runtime.effects.base.Node`: no part of any IR.
+
+    ``cond``: the condition as the per-card test runs it; ``parts``: the leading
+    conditions tested for the pool, each ``(attr, for_you, fn, other, k)`` for
+    ``ATTR of it [for you] OP E`` (``other`` None when ``E`` is the constant ``k``) or
+    ``(None, down)`` for ``it is face down|up``; ``tails[i]``: the conditions from part
+    ``i`` on, as a per-card test (None: nothing left)."""
+
+    __slots__ = ("cond", "parts", "tails")
+
+    def __init__(self, cond: Any, parts: tuple[tuple[Any, ...], ...], tails: tuple[Any, ...]):
+        self.cond, self.parts, self.tails = cond, parts, tails
+
+    def keep(self, g: Game, ctx: Ctx, pool: list[int]) -> tuple[list[int], Any]:
+        """The cards of ``pool`` (not empty) that pass the parts it can test for the
+        pool, and the condition left to test per card on them (None: none). A part stops
+        the pool test when an attribute modifier, a computed or a static attribute exists."""
+        for i, part in enumerate(self.parts):
+            if not pool:
+                return pool, None
+            if part[0] is None:
+                face_up, down = g.face_up, part[1]
+                pool = [c for c in pool if face_up[c] != down]
+                continue
+            attr, for_you, fn, other, k = part
+            if g.computed_attrs or (for_you and (g.attr_mods or g.static_attrs)):
+                return pool, self.tails[i]
+            if other is not None:
+                saved, ctx.it = ctx.it, pool[0]  # bound as for the per-card test's first card
+                start = g.steps
+                try:
+                    k = other.evaluate(g, ctx)
+                finally:
+                    ctx.it = saved
+                g.steps += (g.steps - start) * (len(pool) - 1)
+                if g.steps > g.step_limit:
+                    g.out_of_steps(ctx.this)
+            attrs = g.card_attrs
+            if for_you:  # modified() with nothing to add: the printed number, a text as 0, never below 0
+                out = []
+                for c in pool:
+                    v = attrs[c].get(attr, 0)
+                    if fn(v if isinstance(v, int) and v > 0 else 0, k):
+                        out.append(c)
+                pool = out
+            else:
+                pool = [c for c in pool if fn(attrs[c].get(attr, 0), k)]
+        return pool, self.tails[len(self.parts)]
+
+
+def _part(cond: Any) -> tuple[Any, ...] | None:
+    """A condition as a pool test (see :class:`PoolFilter`), or None."""
+    from cardscript.runtime.effects.hoist import Hoisted, _scan  # hoist imports selectors: imported when planning
+
+    if type(cond) is C.FaceDown and cond._it:
+        return None, cond.down
+    fn = _OPS.get(type(cond))
+    if fn is None:
+        return None
+    folded = type(cond) in _FOLDED
+    side = cond._x if folded else cond.left
+    other = None if folded else cond.right
+    if type(side) is X.AttrOf and side._it:
+        for_you = False
+    elif type(side) is R.AttrFor and side._it_you:
+        for_you = True
+    else:
+        return None
+    if other is not None:
+        scan = (False, True) if type(other) is Hoisted else _scan(other)  # a hoisted part reads no card
+        if scan is None or scan[0]:
+            return None
+    return side.attr, for_you, fn, other, cond._k
+
+
+def pool_filter(original: Any, rest: Any) -> Any:
+    """``rest`` (the per-card part of a planned filter, hoisted parts in it) as a
+    :class:`PoolFilter` when the filter is pure and begins with conditions of the shapes
+    of the module doc, else ``rest`` itself. ``original`` is the filter as written,
+    scanned for purity."""
+    from cardscript.runtime.effects.hoist import _scan
+
+    if rest is None or _scan(original) is None:
+        return rest
+    args = list(rest.args) if isinstance(rest, C.And) else [rest]
+    parts = []
+    for a in args:
+        part = _part(a)
+        if part is None:
+            break
+        parts.append(part)
+    if not parts:
+        return rest
+    tails = tuple(None if i == len(args) else args[i] if i == len(args) - 1 else C.And(args[i:])
+                  for i in range(len(parts) + 1))
+    return PoolFilter(rest, tuple(parts), tails)
