@@ -39,7 +39,7 @@ def _free_port() -> int:
 
 # ---------------------------------------------------------------- the same results
 def test_a_local_cluster_prints_the_same_summary_and_writes_the_same_rows_as_jobs_1(tmp_path: Path) -> None:
-    args = ["simulate", "injustice", "-n", "30", "--seed", "4", "--bots", "greedy,random", "--with", UNSTABLE,
+    args = ["simulate", "injustice", "-n", "30", "--seed", "4", "--bots", "heuristic,random", "--with", UNSTABLE,
             "--keep-going", "--json"]
     one = _run(*args, "--jobs", "1", "--out", str(tmp_path / "one.jsonl"))
     dask = _run(*args, "--scheduler", "local", "--jobs", "2", "--out", str(tmp_path / "dask.jsonl"))
@@ -75,7 +75,7 @@ def test_one_connection_plays_several_batches_in_seed_order() -> None:
     from cardscript.dsl.sim.pool import play_seeds
     from cardscript.dsl.sim.spec import BatchSpec
 
-    specs = [BatchSpec("injustice", 2, "greedy"), BatchSpec("justice-league-dark", 3, "greedy,random", detail=True)]
+    specs = [BatchSpec("injustice", 2, "heuristic"), BatchSpec("justice-league-dark", 3, "heuristic,random", detail=True)]
     with connect("local", 2) as cluster:
         assert cluster.workers() == 2
         for spec in specs:
@@ -150,6 +150,6 @@ def test_a_worker_that_cannot_compile_the_batch_says_why() -> None:
     from cardscript.dsl.sim.cluster import ClusterProblem, _play_run
     from cardscript.dsl.sim.spec import BatchSpec
 
-    spec = BatchSpec("injustice", 2, "greedy", with_paths=("/nowhere/expansion.cards",))
+    spec = BatchSpec("injustice", 2, "heuristic", with_paths=("/nowhere/expansion.cards",))
     with pytest.raises(ClusterProblem, match="cannot compile injustice .*same scripts at the same paths"):
         _play_run(spec.to_json(), "0123456789abcdef", [1])
