@@ -271,8 +271,8 @@ def snapshot_row(definition: Any, seed: int, turns: int, iterations: int, repeat
 
 # ---------------------------------------------------------------- golden parity sample
 #: a few configurations of tests/golden/log_hashes.json, replayed by --quick
-GOLDEN_SAMPLE = ("injustice/2p/random/1", "injustice/4p/greedy/2", "justice-league-dark/2p/greedy,random/1",
-                 "hero-dice-batman/1p/random/1", "hero-dice-batman/2p/greedy/2")
+GOLDEN_SAMPLE = ("injustice/2p/random/1", "injustice/4p/heuristic/2", "justice-league-dark/2p/heuristic,random/1",
+                 "hero-dice-batman/1p/random/1", "hero-dice-batman/2p/heuristic/2")
 
 
 def golden_mismatches(keys: Sequence[str] = GOLDEN_SAMPLE) -> list[str]:
