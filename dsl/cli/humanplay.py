@@ -76,10 +76,10 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
     """
     import click
 
-    from cardscript.dsl.cli.common import check_writable, compile_with_options, write_atomic
+    from cardscript.dsl.cli.common import check_writable, compile_with_options
     from cardscript.dsl.cli.humanview import table_info
     from cardscript.dsl.cli.playing import _agents, _check_players
-    from cardscript.dsl.cli.replaylog import fingerprint, header_sources
+    from cardscript.dsl.cli.replaylog import fingerprint, write_game_log
 
     answers: list[tuple[int, list[int]]] = []
     saved_scripts = None
@@ -148,12 +148,7 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
     sys.stdout.flush()
     print_scores(d, result, [a.name for a in agents])
     if log_file:
-        header = {"t": "header", "cardscript": 1, "players": n, "seed": seed, "bots": [a.name for a in agents],
-                  "scripts": fingerprint(program.sources),
-                  **header_sources(log_file, game, with_paths, variants, mixes)}
-        body = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in [header, *result.log])
-        write_atomic(log_file, body)
-        click.echo(f"log written to {log_file} ({len(result.log)} entries)", err=log_file == "-")
+        write_game_log(log_file, result, [a.name for a in agents], seed, program, game, with_paths, variants, mixes)
 
 
 #: the save file's field that stands for each option of ``cardscript play``

@@ -25,10 +25,10 @@ from cardscript.dsl.cli.common import (
 from cardscript.dsl.cli.replaylog import (
     excerpt,
     fingerprint,
-    header_sources,
     legacy_fingerprint,
     read_log,
     replay_sources,
+    write_game_log,
 )
 from cardscript.dsl.files import walk
 from cardscript.dsl.textsafe import cell, json_text, terminal
@@ -123,12 +123,7 @@ def play(game: str | None, players: int | None, seed: int, bots: str, humans: tu
             click.echo(terminal(f"warning: {text}"), err=True)
     _print_scores(d, result, [a.name for a in agents])
     if log_file:
-        header = {"t": "header", "cardscript": 1, "players": n, "seed": seed, "bots": [a.name for a in agents],
-                  "scripts": fingerprint(program.sources),
-                  **header_sources(log_file, game, with_paths, variants, mixes)}
-        body = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in [header, *result.log])
-        write_atomic(log_file, body)
-        click.echo(f"log written to {log_file} ({len(result.log)} entries)", err=log_file == "-")
+        write_game_log(log_file, result, [a.name for a in agents], seed, program, game, with_paths, variants, mixes)
     if log_for and seat_log is not None:
         body = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in seat_log.entries)
         write_atomic(log_for[1], body)

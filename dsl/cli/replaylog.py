@@ -201,3 +201,18 @@ def replay_sources(log_file: str, head: dict[str, Any]) -> tuple[str, tuple[str,
     variants = tuple(path(v, (".variant",)) if "/" in v else v for v in head.get("variants", ()))
     mixes = tuple(game_or_set(m) for m in head.get("mix", ()))
     return game, with_paths, variants, mixes
+
+
+def write_game_log(log_file: str, result: Any, bots: list[str], seed: int, program: Any, game: str,
+                   with_paths: tuple[str, ...], variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
+    """Write ``--log FILE`` (``-``: stdout): a header line (players, seed, bots, the scripts'
+    fingerprint and sources) and the game's log, one JSON object a line, written atomically;
+    what ``cardscript replay`` reads. ``play`` and ``play --human`` both write it."""
+    from cardscript.dsl.cli.common import write_atomic
+
+    header = {"t": "header", "cardscript": 1, "players": len(bots), "seed": seed, "bots": bots,
+              "scripts": fingerprint(program.sources),
+              **header_sources(log_file, game, with_paths, variants, mixes)}
+    body = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in [header, *result.log])
+    write_atomic(log_file, body)
+    click.echo(f"log written to {log_file} ({len(result.log)} entries)", err=log_file == "-")
