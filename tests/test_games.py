@@ -26,7 +26,10 @@ def _check_conservation(game) -> None:
 
 
 @settings(max_examples=12, deadline=None)
-@given(seed=st.integers(0, 10_000), players=st.integers(2, 4), bots=st.sampled_from(["random", "greedy", "greedy,random"]))
+# the heuristic bot, not greedy: termination and conservation are the engine's, and greedy's
+# lookahead (issue 13) made 12 examples take 22 s; greedy's games are tests/test_bots_issue13.py's
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 4),
+       bots=st.sampled_from(["random", "heuristic", "heuristic,random"]))
 def test_games_end_by_a_rulebook_condition_and_keep_every_card(new_game, seed, players, bots):
     engine = new_game(seed=seed, players=players, bots=bots, log=False)
     g = engine.game
