@@ -1,7 +1,7 @@
 """Snapshots, restores, copies and forks of a game (issue 11, "snapshots";
 runtime/game/snapshot.py and runtime/game/forks.py).
 
-The games of all three built-in games, with variants, random and greedy bots, are played
+The games of all three built-in games, with variants, random, heuristic and greedy bots, are played
 once with snapshots taken at random decisions (inside an agent's ``choose``, the engine
 mid-effect) and at random turn starts; from each, the game is played on again (``fork``
 from a decision, ``resume`` from a turn start) with the agents' RNG states of that moment,
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import cardscript
-from cardscript.runtime.agents import GreedyAgent, RandomAgent
+from cardscript.runtime.agents import GreedyAgent, HeuristicAgent, RandomAgent
 from cardscript.runtime.decision import Agent, Decision, EngineAgent
 from cardscript.runtime.engine import Engine
 from cardscript.runtime.game import Game
@@ -27,17 +27,21 @@ from cardscript.runtime.game.forks import fork, resume
 from cardscript.runtime.game.snapshot import FIXED, RECORDING, STATE, Snapshot
 from cardscript.runtime.observation import ask, bind
 
-#: (game, variants, players, bots, seed)
+#: (game, variants, players, bots, seed). The sensible seats play the heuristic bot: what is
+#: tested is the snapshot, not the bot, and greedy's lookahead (issue 13) made these games a
+#: minute and a half; Hero Dice's short game keeps greedy seats, so that a fork or a resume
+#: with a bot that forecasts (and draws its forecasts' seeds from a stream of its own) is covered.
 CONFIGS = [
     ("injustice", [], 2, "random", 3),
-    ("injustice", [], 4, "greedy,random", 4),
+    ("injustice", [], 4, "heuristic,random", 4),
     ("injustice", ["advanced"], 3, "random", 2),
-    ("injustice", ["impossible"], 2, "greedy", 1),
+    ("injustice", ["impossible"], 2, "heuristic", 1),
     ("justice-league-dark", [], 2, "random", 5),
-    ("justice-league-dark", ["extended"], 3, "greedy,random", 2),
+    ("justice-league-dark", ["extended"], 3, "heuristic,random", 2),
     ("hero-dice-batman", [], 1, "random", 1),
     ("hero-dice-batman", ["hard-fight"], 3, "greedy,random", 2),
 ]
+_BOTS: dict[str, type[Agent]] = {"random": RandomAgent, "heuristic": HeuristicAgent, "greedy": GreedyAgent}
 _DEFS: dict[tuple[str, tuple[str, ...]], Any] = {}
 
 
@@ -53,7 +57,7 @@ def definition(game: str, variants: list[str]) -> Any:
 
 def bots(spec: str, seats: int) -> list[Agent]:
     names = spec.split(",")
-    return [RandomAgent() if names[i % len(names)] == "random" else GreedyAgent() for i in range(seats)]
+    return [_BOTS[names[i % len(names)]]() for i in range(seats)]
 
 
 def rng_states(agents: list[Agent]) -> list[Any]:
