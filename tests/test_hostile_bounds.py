@@ -169,15 +169,17 @@ def test_a_runaway_game_stops_at_its_step_budget_naming_card_chain_and_seed(tmp_
     assert "budget of 200,000 steps" in text and "(seed 3)" in text and chain == ["action 'spin'"]
 
 
+# The bounds below are of this process's CPU time, not the wall clock: the suite runs on
+# every core (pytest-xdist), beside other work, and a bound of seconds must not depend on that.
 def test_the_cli_reports_a_runaway_as_cs401_within_seconds(tmp_path: Path) -> None:
     spinner = FILLERS + 'card "Spinner": hero, copies 5\n  play: ' + SPIN
     deal = 'setup:\n  for each player:\n    move all "Spinner" from the pile to their hand\n'
     folder = _game(tmp_path, spinner + deal)
-    start = time.perf_counter()
+    start = time.process_time()
     code, out = _cli("play", str(folder), "--seed", "3", "--bots", "random")
     assert code == 1 and "error[CS401]" in out and "card 'Spinner'" in out and "seed 3" in out, out
     assert "chain: action 'play' -> play of Spinner" in out
-    assert time.perf_counter() - start < 20
+    assert time.process_time() - start < 20
 
 
 def test_effects_inside_each_other_stop_before_the_recursion_limit(tmp_path: Path) -> None:
@@ -201,9 +203,9 @@ def test_moving_the_top_card_is_not_a_search_of_the_zone(tmp_path: Path) -> None
     """100,000 components moved out of the box and dealt: quadratic before (about 2 minutes)."""
     extra = "".join(f'card "Horde {i}": hero, copies 10000\n' for i in range(9)) + 'card "Rest": hero, copies 9996\n'
     d = cardscript.compile_game(str(_game(tmp_path, extra)))
-    start = time.perf_counter()
+    start = time.process_time()
     result = cardscript.play_game(d, seed=1, log=False)
-    assert result.turns > 0 and time.perf_counter() - start < 10
+    assert result.turns > 0 and time.process_time() - start < 10
 
 
 def test_a_refill_keeps_the_order_of_one_move_at_a_time(tmp_path: Path) -> None:
@@ -230,9 +232,9 @@ def test_counts_outside_the_pool_select_none_or_all(tmp_path: Path, selector: st
 def test_a_product_saturates_instead_of_growing_without_end(tmp_path: Path) -> None:
     extra = "setup:\n  let X = 2\n  repeat 100:\n    let X = X * X\n  set your score to X\n"
     d = cardscript.compile_game(str(_game(tmp_path, extra)))
-    start = time.perf_counter()
+    start = time.process_time()
     cardscript.play_game(d, seed=1, log=False)
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5
 
 
 # ---------------------------------------------------------------- 3. types

@@ -98,6 +98,7 @@ def test_the_fuzzer_sees_an_internal_error_and_a_hang(fuzz: ModuleType, tmp_path
     assert (out.status, out.stage) == ("internal", "scenario") and "KeyError" in out.signature, out
 
 
+@pytest.mark.xdist_group("pools")  # its JOBS worker processes: with the other tests that start pools
 def test_a_few_hundred_mutants_neither_crash_nor_hang(fuzz: ModuleType) -> None:
     summary = fuzz.fuzz(MUTANTS, SEED, JOBS, _args())
     assert summary.mutants == MUTANTS

@@ -15,6 +15,10 @@ from click.testing import CliRunner
 
 from cardscript.dsl.cli.main import main
 
+# process pools (--jobs 2) or a dask LocalCluster: one xdist worker runs all such tests, one at a time
+# (pyproject's --dist loadgroup), so that two pools never share the machine's cores
+pytestmark = pytest.mark.xdist_group("pools")
+
 ROOT = Path(__file__).resolve().parent.parent
 UNSTABLE = str(ROOT / "tests" / "sim" / "unstable.cards")  # runs away in about half the games
 
