@@ -61,11 +61,11 @@ def test_play_game_matches_the_cli(tmp_path: Path) -> None:
     from cardscript.dsl.cli import main
 
     log = tmp_path / "game.jsonl"
-    run = CliRunner().invoke(main, ["play", "injustice", "--players", "3", "--seed", "7", "--bots", "greedy,random",
+    run = CliRunner().invoke(main, ["play", "injustice", "--players", "3", "--seed", "7", "--bots", "heuristic,random",
                                     "--quiet", "--log", str(log)])
     assert run.exit_code == 0, run.output
     game = cardscript.compile_game("injustice")
-    result = cardscript.play_game(game, players=3, agents=["greedy", "random"], seed=7)
+    result = cardscript.play_game(game, players=3, agents=["heuristic", "random"], seed=7)
     import json
 
     cli_end = [json.loads(line) for line in log.read_text().splitlines() if '"t": "score"' in line]

@@ -81,7 +81,7 @@ def test_simulate_json_summary():
 
 
 def test_simulate_table():
-    r = run("simulate", "injustice", "--games", "2", "--bots", "greedy,random")
+    r = run("simulate", "injustice", "--games", "2", "--bots", "heuristic,random")  # the table, not the bot
     assert r.exit_code == 0 and "end reasons" in r.output and "wins per bot" in r.output
 
 
