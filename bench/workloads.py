@@ -99,7 +99,10 @@ def game_row(key: str, workload: str, definition: Any, players: int, bots: str, 
     def run_all() -> None:
         results[:] = [play(definition, players, bots, s) for s in seeds]
 
-    total, runs = median_time(run_all, repeats)
+    from cardscript.dsl.sim.pool import settled
+
+    with settled():  # as simulate plays its batches
+        total, runs = median_time(run_all, repeats)
     n = len(seeds)
     decisions = sum(r.decisions for r in results) / n
     row = Row(key, workload, "game", total / n, [t / n for t in runs], n, decisions,
@@ -129,7 +132,10 @@ def minideck_rows(seeds: Sequence[int], policy: str, repeats: int, traced: int, 
     medians; raises ``dsl_overhead.Mismatch`` when the two versions disagree."""
     import dsl_overhead
 
-    t = dsl_overhead.time_both(list(seeds), 2, policy, rounds=repeats, traced=traced)
+    from cardscript.dsl.sim.pool import settled
+
+    with settled():  # both versions, as simulate plays its batches
+        t = dsl_overhead.time_both(list(seeds), 2, policy, rounds=repeats, traced=traced)
     if not t.identical:
         raise dsl_overhead.Mismatch(f"Minideck {policy}: cardscript and hand-written results differ")
     n = t.games
