@@ -86,7 +86,7 @@ class SearchAgent(GreedyAgent):
         for screen in finalists:
             neg = screen[3]
             mean = sum(forecast.after(-neg, s, turns=horizon) for s in seeds) / per
-            key = (mean, *screen)
-            if best_key is None or key > best_key:
-                best, best_key = -neg, key
+            ranked = (mean, *screen)
+            if best_key is None or ranked > best_key:
+                best, best_key = -neg, ranked
         return best
