@@ -44,7 +44,7 @@ class SearchAgent(GreedyAgent):
     """Determinized Monte Carlo (see the module docstring).
 
     Args:
-        rollouts: rollouts per action decision (at least 1).
+        rollouts: rollouts per action decision (at least 1; default :data:`DEFAULT_ROLLOUTS`).
 
     Raises:
         ValueError: ``rollouts`` below 1.
@@ -52,12 +52,12 @@ class SearchAgent(GreedyAgent):
 
     name = "search"
 
-    def __init__(self, rollouts: int = DEFAULT_ROLLOUTS):
-        if rollouts < 1:
+    def __init__(self, rollouts: int | None = None):
+        if rollouts is not None and rollouts < 1:
             raise ValueError(f"search needs at least 1 rollout per decision, not {rollouts}")
-        self.rollouts = rollouts
-        if rollouts != DEFAULT_ROLLOUTS:
-            self.name = f"search:{rollouts}"
+        self.rollouts = DEFAULT_ROLLOUTS if rollouts is None else rollouts
+        if rollouts is not None:
+            self.name = f"search:{rollouts}"  # as asked for, the default's count included
 
     def _action(self, view: Observation, d: DecisionView) -> int:
         n = d.size
