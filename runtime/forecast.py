@@ -89,6 +89,17 @@ class Forecast:
         takes more than one option)."""
         return _play(self._key, self._serial, list(picks), seed, turns, policy)
 
+    def reach(self, option: int, seed: int, turns: int = 0, policy: str = "heuristic") -> tuple[float, int]:
+        """As :meth:`after`, and also the *holdings* reached: a number equal for two
+        positions in which each player owns the same cards (by kind, wherever they lie) and
+        every counter has the same value. Two options that only play the same cards in
+        another order reach the same holdings; buying one card or another does not
+        (the search bot compares only options of different holdings). What a player owns
+        is public (every gain is), and the fork's hidden cards are the seat's own deal."""
+        out: list[int] = []
+        value = _play(self._key, self._serial, [option], seed, turns, policy, out)
+        return value, out[0]
+
 
 def _decision(key: int, serial: int) -> tuple[Game, int, Decision]:
     from cardscript.runtime.observation import _seat
@@ -115,7 +126,8 @@ def _policy(name: str, seat: int, seed: int) -> Agent:
     return agent
 
 
-def _play(key: int, serial: int, picks: list[int], seed: int, turns: int, policy: str) -> float:
+def _play(key: int, serial: int, picks: list[int], seed: int, turns: int, policy: str,
+          holdings: list[int] | None = None) -> float:
     from cardscript.runtime.game.forks import fork
 
     g, seat, d = _decision(key, serial)
@@ -142,11 +154,20 @@ def _play(key: int, serial: int, picks: list[int], seed: int, turns: int, policy
     try:
         f = fork(g, then=[picks], agents=agents, until=until, arrive=arrive)
     except RunawayError:
+        if holdings is not None:
+            holdings.append(-1)
         return -WIN  # the option runs a script past its bounds: never worth taking
+    if holdings is not None:
+        holdings.append(_holdings(f.game))
     if f.result is not None:
         return _final(f.result.scores, f.result.winners, seat, bool(g.d.outcomes))
     f.game.agents = agents
     return evaluate(f.game, seat)
+
+
+def _holdings(g: Game) -> int:
+    # ints hash the same in every process (PYTHONHASHSEED randomizes str and bytes only)
+    return hash((tuple(sorted(zip(g.owner, g.card_type, strict=True))), tuple(g.values)))
 
 
 def hidden_groups(g: Game, seat: int, d: Decision | None = None) -> list[list[tuple[int, int]]]:

@@ -3,18 +3,25 @@
 At each action decision (every other decision is the heuristic's, as for greedy):
 
 1. **screen**: every option gets greedy's one-step lookahead (one deal, the rest of the
-   turn played by :class:`~cardscript.runtime.agents.HeuristicAgent`);
-2. **search**: the :data:`FINALISTS` best are each played ``rollouts // FINALISTS`` times
-   (at least once) on other deals of the hidden cards — the same deals for every finalist,
-   so that they differ by the option only — to the horizon: the end of the seat's next turn
-   (every seat played by the heuristic), each rollout scored by the game's own evaluation
-   (:func:`cardscript.runtime.forecast.evaluate`); co-operative games score the team's
-   outcome the same way (the shared score);
-3. the best mean wins; ties as greedy's (the ``prefer`` hint, acting over ending the turn,
-   the option offered first).
+   turn played by :class:`~cardscript.runtime.agents.HeuristicAgent`), which also tells
+   the *holdings* it reaches (:meth:`~cardscript.runtime.forecast.Forecast.reach`: what
+   each player owns and every counter). Options of the same holdings (the same cards played
+   in another order) are one candidate, its best option by greedy's key;
+2. **candidates**: the candidates whose screening value is within :data:`MARGIN` of the
+   best, at most :data:`FINALISTS` of them. With only one, it is the answer: no rollout
+   (most decisions: which card to play first changes nothing the turn ends with);
+3. **rollouts**: each candidate is played ``rollouts // candidates`` times (at least once)
+   on other deals of the hidden cards — the same deals for every candidate (common random
+   numbers), so that they differ by the option only — to the horizon: :data:`HORIZON` more
+   turns of the seat's own (every seat played by the heuristic), long enough for a card
+   bought now to be drawn and show its worth; each rollout scored by the game's own
+   evaluation (:func:`cardscript.runtime.forecast.evaluate`; a game ended on the way:
+   its result); co-operative games score the team's outcome the same way (the shared score);
+4. the best mean wins; ties as greedy's (the screening value, the ``prefer`` hint, acting
+   over ending the turn, the option offered first).
 
 Its effort is counted in rollouts, never in time: the same seed plays the same game on
-any machine. ``--bots search`` plays :data:`DEFAULT_ROLLOUTS` per decision, ``search:N`` N.
+any machine. ``--bots search`` plays up to :data:`DEFAULT_ROLLOUTS` per decision, ``search:N`` N.
 """
 
 from __future__ import annotations
@@ -23,16 +30,21 @@ from cardscript.runtime.agents import GreedyAgent, _capped
 from cardscript.runtime.observation import DecisionView, Observation
 
 #: rollouts per action decision of ``--bots search`` (its cost per decision: docs/bots.md)
-DEFAULT_ROLLOUTS = 4
-#: the options the screening keeps for the rollouts
+DEFAULT_ROLLOUTS = 8
+#: the most candidates the rollouts compare
 FINALISTS = 2
+#: a candidate whose screening value is this far below the best gets no rollout (in points of
+#: the game's score: an option that loses a point by the end of the turn is not searched)
+MARGIN = 1.0
+#: the seat's own turns a rollout plays after this one
+HORIZON = 3
 
 
 class SearchAgent(GreedyAgent):
     """Determinized Monte Carlo (see the module docstring).
 
     Args:
-        rollouts: rollouts per action decision (at least 1).
+        rollouts: rollouts per action decision (at least 1; default :data:`DEFAULT_ROLLOUTS`).
 
     Raises:
         ValueError: ``rollouts`` below 1.
@@ -40,12 +52,12 @@ class SearchAgent(GreedyAgent):
 
     name = "search"
 
-    def __init__(self, rollouts: int = DEFAULT_ROLLOUTS):
-        if rollouts < 1:
+    def __init__(self, rollouts: int | None = None):
+        if rollouts is not None and rollouts < 1:
             raise ValueError(f"search needs at least 1 rollout per decision, not {rollouts}")
-        self.rollouts = rollouts
-        if rollouts != DEFAULT_ROLLOUTS:
-            self.name = f"search:{rollouts}"
+        self.rollouts = DEFAULT_ROLLOUTS if rollouts is None else rollouts
+        if rollouts is not None:
+            self.name = f"search:{rollouts}"  # as asked for, the default's count included
 
     def _action(self, view: Observation, d: DecisionView) -> int:
         n = d.size
@@ -54,22 +66,27 @@ class SearchAgent(GreedyAgent):
         forecast = d.forecast
         options, values = d.options, d.values
         seed = self.rng.getrandbits(32)
-        screened = []
+        best_of: dict[int, tuple[float, int, bool, int]] = {}
         for i in _capped(self, view, d):
             act = options[i]
             hint = values[i] if act is not None and act.hinted else 0
-            screened.append((forecast.after(i, seed), hint, act is not None, -i))
-        screened.sort(reverse=True)
-        finalists = screened[:FINALISTS]
+            value, held = forecast.reach(i, seed)
+            key = (value, hint, act is not None, -i)
+            if held not in best_of or key > best_of[held]:
+                best_of[held] = key
+        screened = sorted(best_of.values(), reverse=True)
+        top = screened[0][0]
+        finalists = [k for k in screened if k[0] >= top - MARGIN][:FINALISTS]
         if len(finalists) == 1:
             return -finalists[0][3]
         per = max(1, self.rollouts // len(finalists))
         seeds = [self.rng.getrandbits(32) for _ in range(per)]
-        horizon = view.players  # the turns of every foe, then the seat's next turn
+        horizon = view.players * HORIZON  # the foes' turns and the seat's own, HORIZON times
         best, best_key = -finalists[0][3], None
-        for _, hint, acts, neg in finalists:
+        for screen in finalists:
+            neg = screen[3]
             mean = sum(forecast.after(-neg, s, turns=horizon) for s in seeds) / per
-            key = (mean, hint, acts, neg)
-            if best_key is None or key > best_key:
-                best, best_key = -neg, key
+            ranked = (mean, *screen)
+            if best_key is None or ranked > best_key:
+                best, best_key = -neg, ranked
         return best
