@@ -17,8 +17,9 @@ At each action decision (every other decision is the heuristic's, as for greedy)
    bought now to be drawn and show its worth; each rollout scored by the game's own
    evaluation (:func:`cardscript.runtime.forecast.evaluate`; a game ended on the way:
    its result); co-operative games score the team's outcome the same way (the shared score);
-4. the best mean wins; ties as greedy's (the screening value, the ``prefer`` hint, acting
-   over ending the turn, the option offered first).
+4. the screening's best (greedy's pick) stays the answer unless another candidate's mean
+   gain over it, paired by deal, is at least :data:`CONFIDENCE` standard errors; of those
+   that are, the largest gain wins (ties by the screening key).
 
 Its effort is counted in rollouts, never in time: the same seed plays the same game on
 any machine. ``--bots search`` plays up to :data:`DEFAULT_ROLLOUTS` per decision, ``search:N`` N.
@@ -38,6 +39,10 @@ FINALISTS = 2
 MARGIN = 1.0
 #: the seat's own turns a rollout plays after this one
 HORIZON = 3
+#: a candidate replaces the screening's best only when its mean gain over it, paired by deal,
+#: is at least this many standard errors (rollouts played by the heuristic are noisy, and
+#: the heuristic's play is not the seat's: an unproven gain is no reason to leave greedy's pick)
+CONFIDENCE = 2.0
 
 
 class SearchAgent(GreedyAgent):
@@ -82,11 +87,24 @@ class SearchAgent(GreedyAgent):
         per = max(1, self.rollouts // len(finalists))
         seeds = [self.rng.getrandbits(32) for _ in range(per)]
         horizon = view.players * HORIZON  # the foes' turns and the seat's own, HORIZON times
-        best, best_key = -finalists[0][3], None
-        for screen in finalists:
-            neg = screen[3]
-            mean = sum(forecast.after(-neg, s, turns=horizon) for s in seeds) / per
+        champion = finalists[0]  # the screening's best: what greedy would take
+        base = [forecast.after(-champion[3], s, turns=horizon) for s in seeds]
+        best, best_key = -champion[3], None
+        for screen in finalists[1:]:
+            # paired by deal: each difference is this option's gain over the champion's
+            diffs = [forecast.after(-screen[3], s, turns=horizon) - b for s, b in zip(seeds, base, strict=True)]
+            mean = sum(diffs) / per
+            if mean <= 0 or mean < CONFIDENCE * _standard_error(diffs, mean):
+                continue  # not shown better: the rollout policy's noise never overrides the screening
             ranked = (mean, *screen)
             if best_key is None or ranked > best_key:
-                best, best_key = -neg, ranked
+                best, best_key = -screen[3], ranked
         return best
+
+
+def _standard_error(diffs: list[float], mean: float) -> float:
+    """The standard error of ``mean`` (the mean of ``diffs``); 0 for a single rollout."""
+    k = len(diffs)
+    if k < 2:
+        return 0.0
+    return (sum((x - mean) ** 2 for x in diffs) / (k - 1) / k) ** 0.5

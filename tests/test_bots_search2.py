@@ -100,3 +100,13 @@ def test_search_with_its_default_budget_takes_the_paid_action() -> None:
     # counted from the log: its decision entries name the option each seat chose
     offered, taken, _ = _taken(["search", "random"], range(1, 2))
     assert offered > 10 and taken >= 2
+
+
+def test_a_gain_within_the_rollouts_noise_does_not_override_the_screening():
+    from cardscript.runtime.search import CONFIDENCE, _standard_error
+
+    assert _standard_error([3.0], 3.0) == 0.0  # one rollout: no spread to speak of
+    assert _standard_error([1.0, 1.0, 1.0], 1.0) == 0.0
+    assert _standard_error([0.0, 2.0], 1.0) == pytest.approx(1.0)  # sd sqrt(2), over sqrt(2)
+    # a mean gain of 1 over differences [0, 2]: 1 standard error, below the bar
+    assert 1.0 < CONFIDENCE * _standard_error([0.0, 2.0], 1.0)
