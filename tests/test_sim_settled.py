@@ -33,3 +33,18 @@ def test_frozen_batches_play_the_same_games():
     frozen = list(play_seeds(spec, d, range(1, 6), jobs=1))
     strip = lambda rows: [{k: v for k, v in r.items() if k not in ("seconds",)} for r in rows]  # noqa: E731
     assert strip(frozen) == strip(plain)
+
+
+def test_settled_never_undoes_a_freeze_it_did_not_make():
+    with settled():
+        frozen = gc.get_freeze_count()
+        with settled():
+            pass
+        assert gc.get_freeze_count() == frozen  # the inner batch left the outer's freeze alone
+    gc.freeze()
+    try:
+        with settled():
+            pass
+        assert gc.get_freeze_count() > 0  # nor the caller's own
+    finally:
+        gc.unfreeze()

@@ -63,13 +63,18 @@ def _init(spec_json: str) -> None:
 def settled() -> Iterator[None]:
     """Run a batch with every object alive now (the compiled game, its layouts, the
     parser) moved out of the cyclic garbage collector's sight (``gc.freeze``), and put
-    back after (``gc.unfreeze``), so that nothing of the caller's leaks.
+    back after (``gc.unfreeze``), so that nothing of the caller's leaks. Inside a freeze
+    already made (a batch playing inside another, as compare's two sides may, or the
+    caller's own) it does nothing, so it never undoes a freeze it did not make.
 
     Why: a full collection walks every tracked object, and a compiled game is tens of
     thousands of them; with many short games (Hero Dice: 884 per-card lists a game) the
     collector walked them again and again (Hero Dice 1 hero random: +45 % games/s frozen).
     Collection never changes a game: the same seeds play the same games either way.
     """
+    if gc.get_freeze_count():
+        yield  # frozen already (a batch inside a batch, or the caller's own freeze): theirs to undo
+        return
     gc.collect()
     gc.freeze()
     try:
