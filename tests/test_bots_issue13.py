@@ -21,7 +21,7 @@ from cardscript.runtime.engine import Engine
 from cardscript.runtime.forecast import Forecast, deal, hidden_groups
 from cardscript.runtime.game import Game, GameState
 from cardscript.runtime.observation import DecisionView, Observation, card_seen
-from tests.test_observations import _reachable
+from test_observations import _reachable
 
 ROOT = Path(__file__).resolve().parent.parent
 PAID = str(ROOT / "tests" / "fixtures" / "paid-action.cards")

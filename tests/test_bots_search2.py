@@ -15,7 +15,7 @@ from cardscript.runtime.decision import Agent
 from cardscript.runtime.engine import Engine
 from cardscript.runtime.observation import DecisionView, Observation
 from cardscript.runtime.search import FINALISTS, SearchAgent
-from tests.test_bots_issue13 import _play_in_a_process, _taken
+from test_bots_issue13 import _play_in_a_process, _taken
 
 
 class _Probe(Agent):
