@@ -96,8 +96,13 @@ class Forecast:
         another order reach the same holdings; buying one card or another does not
         (the search bot compares only options of different holdings). What a player owns
         is public (every gain is), and the fork's hidden cards are the seat's own deal."""
+        return self.reach_picks([option], seed, turns, policy)
+
+    def reach_picks(self, picks: list[int], seed: int, turns: int = 0,
+                    policy: str = "heuristic") -> tuple[float, int]:
+        """As :meth:`reach`, answering the decision with ``picks`` (none, one or several)."""
         out: list[int] = []
-        value = _play(self._key, self._serial, [option], seed, turns, policy, out)
+        value = _play(self._key, self._serial, list(picks), seed, turns, policy, out)
         return value, out[0]
 
 

@@ -4,6 +4,7 @@ budget counted in rollouts; deterministic across processes."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -110,3 +111,42 @@ def test_a_gain_within_the_rollouts_noise_does_not_override_the_screening():
     assert _standard_error([0.0, 2.0], 1.0) == pytest.approx(1.0)  # sd sqrt(2), over sqrt(2)
     # a mean gain of 1 over differences [0, 2]: 1 standard error, below the bar
     assert 1.0 < CONFIDENCE * _standard_error([0.0, 2.0], 1.0)
+
+
+BAD_OFFER = str(Path(__file__).parent / "fixtures" / "bad-offer.cards")
+
+
+def _offers(bot: str, seed: int) -> tuple[int, int]:
+    """(times P1 was offered the fixture's bad bargain, times P1 took it)."""
+    d = cardscript.compile_game("injustice", expansions=[BAD_OFFER])
+    r = cardscript.play_game(d, players=2, agents=[bot, "heuristic"], seed=seed)
+    chose = [e["chose"] for e in r.log
+             if e["t"] == "decision" and e["player"] == 0 and e["purpose"] == "gain a weakness"]
+    return len(chose), sum(c == [1] for c in chose)
+
+
+def test_search_values_the_answers_of_a_may_the_heuristic_always_takes() -> None:
+    # "you may gain a Weakness" at the start of every turn: greedy answers every decision but
+    # an action as the heuristic does (yes to every "may"); search screens both answers and
+    # declines (a Weakness is -1 VP by the end of the turn, more than TOLERANCE)
+    offered, taken = _offers("greedy", 1)
+    assert offered >= 10 and taken == offered
+    offered, taken = _offers("search", 1)
+    assert offered >= 10 and taken <= offered // 5
+
+
+class _View:
+    def __init__(self, kind: str, size: int, low: int, high: int) -> None:
+        self.kind, self.size, self.low, self.high = kind, size, low, high
+
+
+def test_search_compares_single_answers_and_leaves_the_rest_to_the_heuristic() -> None:
+    from cardscript.runtime.agents import LOOKAHEAD_CAP
+    from cardscript.runtime.search import _answers
+
+    assert _answers(_View("yes/no", 2, 1, 1)) == [[0], [1]]  # type: ignore[arg-type]
+    assert _answers(_View("card", 3, 1, 1)) == [[0], [1], [2]]  # type: ignore[arg-type]
+    assert _answers(_View("card", 2, 0, 1)) == [[0], [1], []]  # type: ignore[arg-type]  # "you may choose a card"
+    assert _answers(_View("player", 1, 1, 1)) is None  # type: ignore[arg-type]  # nothing to compare
+    assert _answers(_View("card", 4, 0, 2)) is None  # type: ignore[arg-type]  # several picks: the heuristic's
+    assert _answers(_View("card", LOOKAHEAD_CAP + 1, 1, 1)) is None  # type: ignore[arg-type]
