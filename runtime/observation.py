@@ -38,13 +38,16 @@ HIDDEN = "a hidden card"
 
 class _Seat:
     # Engine side: one seat's link to the game (weak: a game is never kept alive by a view).
-    __slots__ = ("__weakref__", "decision", "game", "key", "seat", "serial")
+    __slots__ = ("__weakref__", "decision", "game", "key", "seat", "serial", "view")
 
     def __init__(self, game: Game, seat: int):
         self.game, self.seat = weakref.ref(game), seat
         self.key = next(_serials)  # never reused, unlike id(): a stale view finds nothing
         self.decision: Decision | None = None
         self.serial = 0
+        # the seat's one Observation, made when first asked: it holds only the key, so the
+        # seat keeping it alive keeps no game alive
+        self.view: Observation | None = None
 
     def live(self) -> Game:
         g = self.game()
@@ -70,14 +73,21 @@ class _Table:
 
 _TABLES: weakref.WeakKeyDictionary[Any, _Table] = weakref.WeakKeyDictionary()
 _SEATS: weakref.WeakValueDictionary[int, _Seat] = weakref.WeakValueDictionary()
-_VIEWS: weakref.WeakKeyDictionary[_Seat, Observation] = weakref.WeakKeyDictionary()
 _serials = itertools.count(1)
+#: the game asked last (weakly) and its table: every decision looks its game's table up,
+#: and most come from the same game as the one before (no WeakKeyDictionary.get for them)
+_hot: tuple[weakref.ref[Any] | None, _Table | None] = (None, None)
 
 
 def _table(g: Game) -> _Table:
+    global _hot
+    ref, t = _hot
+    if ref is not None and ref() is g:
+        return t  # type: ignore[return-value]  # set together with ref
     t = _TABLES.get(g)
     if t is None:
         t = _TABLES[g] = _Table(g)
+    _hot = (weakref.ref(g), t)
     return t
 
 
@@ -350,9 +360,9 @@ def last_decision(g: Game) -> Decision | None:
 def observe(g: Game, seat: int) -> Observation:
     """The one :class:`Observation` of ``seat`` in ``g``."""
     s = _table(g).seats[seat]
-    view = _VIEWS.get(s)
+    view = s.view
     if view is None:
-        view = _VIEWS[s] = Observation(s.key)
+        view = s.view = Observation(s.key)
     return view
 
 
@@ -373,7 +383,10 @@ def ask(g: Game, agent: Agent, d: Decision) -> list[int]:
         return agent.answer(g, d)
     s = t.seats[d.player]
     s.decision, s.serial = d, next(_serials)
+    view = s.view  # observe(), inlined: the table is in hand
+    if view is None:
+        view = s.view = Observation(s.key)
     try:
-        return agent.choose(observe(g, d.player), DecisionView(s.key, s.serial, d))
+        return agent.choose(view, DecisionView(s.key, s.serial, d))
     finally:
         s.decision = None

@@ -8,6 +8,7 @@ from typing import Any
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
 from cardscript.runtime.effects.base import Node, as_number, card_has, specialised
+from cardscript.runtime.effects.expressions import Const
 from cardscript.runtime.effects.pools import PoolFilter
 from cardscript.runtime.game import Game
 
@@ -385,7 +386,8 @@ class _CardsTop(Cards):
             src = self._plan_source(g)
         if src is None or len(src) != 1:
             return Cards.cards(self, g, ctx)
-        n = self.count.evaluate(g, ctx)
+        count = self.count
+        n = count.value if type(count) is Const else count.evaluate(g, ctx)  # 'the top card': no call
         if n <= 0:  # 'the top 0 cards' are none (cards[-0:] would be all of them)
             return []
         z, mine, _top = src[0]

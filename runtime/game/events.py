@@ -56,11 +56,14 @@ class EventOps(GameState):
             self.fire_statics(name, player, it)  # type: ignore[attr-defined]  # StaticOps, in Game
         if name in self.trigger_events:
             by_type = self.d.__dict__.get("_listening", _NO_INDEX).get(name) or self._listening(name)
-            card_type = self.card_type
-            for z in self.active_zones:
-                cards = self.slots[self.zone_base[z.index] + (player if z.per_player else 0)]
+            card_type, slots = self.card_type, self.slots
+            for s in self.active_slots[player]:
+                cards = slots[s]
+                if not cards:
+                    continue
                 self.steps += len(cards)
-                for card in list(cards):
+                # the cards that listen, as the zone holds them now (a card's type never changes)
+                for card in [c for c in cards if by_type[card_type[c]]]:
                     for trig in by_type[card_type[card]]:
                         self._fire(trig, card, player, it)
         for x in due:  # delayed effects last, in the order they were set up

@@ -103,7 +103,7 @@ class ZoneOps(GameState):
         # Control taken of a card ends when the card moves.
         if self.controller:
             self.controller.pop(card, None)
-        self.face_up[card] = not self.d.zones[self.slot_zone[slot]].face_down
+        self.face_up[card] = self.slot_face_up[slot]
         if self.logging:
             self.emit_log({"t": "move", "card": self.card_name(card), "id": card,
                            "from": self.slot_name(old), "to": self.slot_name(slot)})
