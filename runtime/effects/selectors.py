@@ -89,7 +89,8 @@ class Players(Node):
         if cls is not Players or filters:
             return object.__new__(cls)
         return object.__new__(_You if kind == "you" else _EachFoe if kind == "each foe" else
-                              _EachPlayer if kind == "each player" else Players)
+                              _EachPlayer if kind == "each player" else _Them if kind == "them" else
+                              _ParamPlayers if kind in ("param", "foe in") else Players)
 
     def __init__(self, kind: str, param: str = "", filters: tuple = ()):
         self.kind, self.param, self.filters = kind, param, filters
@@ -144,6 +145,22 @@ class _EachPlayer(Players):
 
     def players(self, g: Game, ctx: Ctx) -> list[int]:
         return g.everyone()
+
+
+@specialised
+class _Them(Players):
+    """'them', with no filter: the bound player (you when none is bound)."""
+
+    def players(self, g: Game, ctx: Ctx) -> list[int]:
+        return [ctx.them if ctx.them is not None else ctx.you]
+
+
+@specialised
+class _ParamPlayers(Players):
+    """A players parameter ('P'), or 'foe in P', with no filter: a copy of its list."""
+
+    def players(self, g: Game, ctx: Ctx) -> list[int]:
+        return list(ctx.vars[self.param])
 
 
 # ====================================================================== cards
