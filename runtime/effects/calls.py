@@ -45,8 +45,10 @@ class Emit(Node):
         self.event, self.players = event, players
 
     def run(self, g: Game, ctx: Ctx) -> int:
-        who = self.players.players(g, ctx) if self.players is not None else [ctx.you]
-        for p in who:
+        if self.players is None:
+            g.emit(self.event, ctx.you, ctx.it, ctx.this)
+            return 0
+        for p in self.players.players(g, ctx):
             g.emit(self.event, p, ctx.it, ctx.this)
         return 0
 

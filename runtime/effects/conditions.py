@@ -330,9 +330,11 @@ class Affected(Node):
         self.players, self.negate = players, negate
 
     def test(self, g: Game, ctx: Ctx) -> bool:
-        since = ctx.since
-        hit = any(g.touched[p] > since for p in self.players.players(g, ctx))
-        return hit != self.negate
+        since, touched = ctx.since, g.touched
+        for p in self.players.players(g, ctx):  # a plain loop, no generator
+            if touched[p] > since:
+                return not self.negate
+        return self.negate
 
 
 class ZoneEmpty(Node):

@@ -23,6 +23,8 @@ class ZoneRef(Node):
     def __new__(cls, owner: str, zone: int, players: Any = None) -> ZoneRef:
         if cls is not ZoneRef:
             return object.__new__(cls)
+        if owner == "card" and type(players) is _CardsIt:
+            return object.__new__(_ItsZone)
         return object.__new__(_YourZone if owner == "you" else _SharedZone if owner == "shared" else ZoneRef)
 
     def __init__(self, owner: str, zone: int, players: Any = None):
@@ -64,6 +66,15 @@ class _SharedZone(ZoneRef):
 
     def slots(self, g: Game, ctx: Ctx) -> list[int]:
         return [g.zone_base[self.zone]]
+
+
+@specialised
+class _ItsZone(ZoneRef):
+    """A per-card zone of the bound card ('the markers of it'): its slot, no selector call."""
+
+    def slots(self, g: Game, ctx: Ctx) -> list[int]:
+        it = ctx.it
+        return [g.zone_base[self.zone] + it] if it is not None else []
 
 
 class ZoneParam(Node):
