@@ -108,9 +108,11 @@ def card_seen(g: Game, card: int, seat: int) -> bool:
     """The seat may see ``card`` where it lies now: face up in a zone it sees (the top of
     a stack only), or revealed this turn and still where it was revealed."""
     slot = g.loc[card]
-    if g.face_up[card] and slot_seen(g, slot, seat):
+    if g.face_up[card]:
         z = g.d.zones[g.slot_zone[slot]]
-        if not z.stack or g.slots[slot][-1:] == [card]:
+        vis = z.visibility  # slot_seen(), written out: asked for every option a bot reads
+        if (vis == "public" or (vis == "private" and g.slot_owner[slot] == seat)) and \
+                (not z.stack or g.slots[slot][-1:] == [card]):
             return True
     t = _TABLES.get(g)
     return t is not None and any(c == card and s == slot and turn == g.turn for c, s, turn, _ in t.revealed)
@@ -301,9 +303,33 @@ class DecisionView:
     def options(self) -> tuple[Any, ...]:
         if self._options is None:
             g, seat, d = self._decision()
-            order = {id(a): i for i, a in enumerate(g.d.actions)} if d.kind == "action" else {}
-            self._options = tuple(_option(g, seat, d.kind, o, order) for o in d.options)
+            if d.kind == "action":
+                self._options = _action_options(g, seat, d)
+            else:
+                self._options = tuple(_option(g, seat, d.kind, o, {}) for o in d.options)
         return self._options
+
+
+def _action_options(g: Game, seat: int, d: Decision) -> tuple[Any, ...]:
+    """The options of an action decision as :func:`_option` gives them, each action's own
+    part (name, order, hint, granted) found once per action rather than once per option
+    (the heuristic bot reads them at every decision)."""
+    order = {id(a): i for i, a in enumerate(g.d.actions)}
+    parts: dict[int, tuple[str, int, bool, bool]] = {}
+    names = g.card_names
+    out: list[Any] = []
+    for act, card in d.options:
+        if act is None:
+            out.append(None)
+            continue
+        key = id(act)
+        part = parts.get(key)
+        if part is None:
+            hinted = act.prefer is not None or (act.choose is not None and act.choose.prefer is not None)
+            part = parts[key] = (act.name, order.get(key, len(order)), hinted, key not in order)
+        shown = None if card is None or not card_seen(g, card, seat) else names[card]
+        out.append(ActionOption(part[0], shown, part[1], part[2], part[3]))
+    return tuple(out)
 
 
 def _card_hidden(g: Game, seat: int, kind: str, option: Any) -> bool:
