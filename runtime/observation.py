@@ -38,13 +38,16 @@ HIDDEN = "a hidden card"
 
 class _Seat:
     # Engine side: one seat's link to the game (weak: a game is never kept alive by a view).
-    __slots__ = ("__weakref__", "decision", "game", "key", "seat", "serial")
+    __slots__ = ("__weakref__", "decision", "game", "key", "seat", "serial", "view")
 
     def __init__(self, game: Game, seat: int):
         self.game, self.seat = weakref.ref(game), seat
         self.key = next(_serials)  # never reused, unlike id(): a stale view finds nothing
         self.decision: Decision | None = None
         self.serial = 0
+        # the seat's one Observation, made when first asked: it holds only the key, so the
+        # seat keeping it alive keeps no game alive
+        self.view: Observation | None = None
 
     def live(self) -> Game:
         g = self.game()
@@ -70,14 +73,21 @@ class _Table:
 
 _TABLES: weakref.WeakKeyDictionary[Any, _Table] = weakref.WeakKeyDictionary()
 _SEATS: weakref.WeakValueDictionary[int, _Seat] = weakref.WeakValueDictionary()
-_VIEWS: weakref.WeakKeyDictionary[_Seat, Observation] = weakref.WeakKeyDictionary()
 _serials = itertools.count(1)
+#: the game asked last (weakly) and its table: every decision looks its game's table up,
+#: and most come from the same game as the one before (no WeakKeyDictionary.get for them)
+_hot: tuple[weakref.ref[Any] | None, _Table | None] = (None, None)
 
 
 def _table(g: Game) -> _Table:
+    global _hot
+    ref, t = _hot
+    if ref is not None and ref() is g:
+        return t  # type: ignore[return-value]  # set together with ref
     t = _TABLES.get(g)
     if t is None:
         t = _TABLES[g] = _Table(g)
+    _hot = (weakref.ref(g), t)
     return t
 
 
@@ -98,9 +108,11 @@ def card_seen(g: Game, card: int, seat: int) -> bool:
     """The seat may see ``card`` where it lies now: face up in a zone it sees (the top of
     a stack only), or revealed this turn and still where it was revealed."""
     slot = g.loc[card]
-    if g.face_up[card] and slot_seen(g, slot, seat):
+    if g.face_up[card]:
         z = g.d.zones[g.slot_zone[slot]]
-        if not z.stack or g.slots[slot][-1:] == [card]:
+        vis = z.visibility  # slot_seen(), written out: asked for every option a bot reads
+        if (vis == "public" or (vis == "private" and g.slot_owner[slot] == seat)) and \
+                (not z.stack or g.slots[slot][-1:] == [card]):
             return True
     t = _TABLES.get(g)
     return t is not None and any(c == card and s == slot and turn == g.turn for c, s, turn, _ in t.revealed)
@@ -291,9 +303,33 @@ class DecisionView:
     def options(self) -> tuple[Any, ...]:
         if self._options is None:
             g, seat, d = self._decision()
-            order = {id(a): i for i, a in enumerate(g.d.actions)} if d.kind == "action" else {}
-            self._options = tuple(_option(g, seat, d.kind, o, order) for o in d.options)
+            if d.kind == "action":
+                self._options = _action_options(g, seat, d)
+            else:
+                self._options = tuple(_option(g, seat, d.kind, o, {}) for o in d.options)
         return self._options
+
+
+def _action_options(g: Game, seat: int, d: Decision) -> tuple[Any, ...]:
+    """The options of an action decision as :func:`_option` gives them, each action's own
+    part (name, order, hint, granted) found once per action rather than once per option
+    (the heuristic bot reads them at every decision)."""
+    order = {id(a): i for i, a in enumerate(g.d.actions)}
+    parts: dict[int, tuple[str, int, bool, bool]] = {}
+    names = g.card_names
+    out: list[Any] = []
+    for act, card in d.options:
+        if act is None:
+            out.append(None)
+            continue
+        key = id(act)
+        part = parts.get(key)
+        if part is None:
+            hinted = act.prefer is not None or (act.choose is not None and act.choose.prefer is not None)
+            part = parts[key] = (act.name, order.get(key, len(order)), hinted, key not in order)
+        shown = None if card is None or not card_seen(g, card, seat) else names[card]
+        out.append(ActionOption(part[0], shown, part[1], part[2], part[3]))
+    return tuple(out)
 
 
 def _card_hidden(g: Game, seat: int, kind: str, option: Any) -> bool:
@@ -350,9 +386,9 @@ def last_decision(g: Game) -> Decision | None:
 def observe(g: Game, seat: int) -> Observation:
     """The one :class:`Observation` of ``seat`` in ``g``."""
     s = _table(g).seats[seat]
-    view = _VIEWS.get(s)
+    view = s.view
     if view is None:
-        view = _VIEWS[s] = Observation(s.key)
+        view = s.view = Observation(s.key)
     return view
 
 
@@ -373,7 +409,10 @@ def ask(g: Game, agent: Agent, d: Decision) -> list[int]:
         return agent.answer(g, d)
     s = t.seats[d.player]
     s.decision, s.serial = d, next(_serials)
+    view = s.view  # observe(), inlined: the table is in hand
+    if view is None:
+        view = s.view = Observation(s.key)
     try:
-        return agent.choose(observe(g, d.player), DecisionView(s.key, s.serial, d))
+        return agent.choose(view, DecisionView(s.key, s.serial, d))
     finally:
         s.decision = None

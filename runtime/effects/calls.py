@@ -45,8 +45,10 @@ class Emit(Node):
         self.event, self.players = event, players
 
     def run(self, g: Game, ctx: Ctx) -> int:
-        who = self.players.players(g, ctx) if self.players is not None else [ctx.you]
-        for p in who:
+        if self.players is None:
+            g.emit(self.event, ctx.you, ctx.it, ctx.this)
+            return 0
+        for p in self.players.players(g, ctx):
             g.emit(self.event, p, ctx.it, ctx.this)
         return 0
 
@@ -92,11 +94,15 @@ class UserEffect(Node):
 class Call(Node):
     """A call of a script effect. ``args`` are (kind, evaluator) per parameter."""
 
-    __slots__ = ("_binders", "args", "effect")
+    __slots__ = ("_binders", "_bound", "_depth", "args", "effect")
 
     def __init__(self, effect: UserEffect, args: list[tuple[str, Any]]):
         self.effect, self.args = effect, args
         self._binders: tuple[tuple[str, int, Any], ...] | None = None  # see _plan()
+        #: the parameters when every argument is a constant (or there is none): one dict for
+        #: every call, as nothing changes a context's ``vars`` in place (``Let`` copies them)
+        self._bound: dict[str, Any] | None = None
+        self._depth = -1  # the body's nesting depth plus the call's 2 frames, found at the first call
 
     def _plan(self) -> tuple[tuple[str, int, Any], ...]:
         """How each parameter is bound, planned at the first call: (name, how, what) with
@@ -118,6 +124,8 @@ class Call(Node):
             else:  # type / text
                 plan.append((name, 1, arg))
         self._binders = tuple(plan)
+        if all(how == 1 for _, how, _ in plan):
+            self._bound = {name: what for name, _, what in plan}
         return self._binders
 
     def ir(self) -> dict[str, Any]:
@@ -127,30 +135,37 @@ class Call(Node):
         if ctx.depth >= MAX_CALL_DEPTH:
             raise RunawayError(f"effect calls nested deeper than {MAX_CALL_DEPTH} at {self.effect.name!r} "
                                f"{g.where(ctx.this)}", [f"effect '{self.effect.name}'"])
-        bound: dict[str, Any] = {}
-        for name, how, what in self._binders if self._binders is not None else self._plan():
-            if how == 0:
-                bound[name] = what(g, ctx)
-            elif how == 1:
-                bound[name] = what
-            else:
-                bound[name] = Closure(what, ctx)
-        if self.effect.replacements:
-            found = g.replacement(self.effect.replacements, ctx.you)
+        bound = self._bound
+        if bound is None:
+            bound = {}
+            for name, how, what in self._binders if self._binders is not None else self._plan():
+                if how == 0:
+                    bound[name] = what(g, ctx)
+                elif how == 1:
+                    bound[name] = what
+                else:
+                    bound[name] = Closure(what, ctx)
+            if self._bound is not None:  # planned just now: every argument a constant
+                bound = self._bound
+        effect = self.effect
+        if effect.replacements:
+            found = g.replacement(effect.replacements, ctx.you)
             if found is not None:
-                return g.run_replacement(found, bound, [k for _, k in self.effect.params], ctx)
+                return g.run_replacement(found, bound, [k for _, k in effect.params], ctx)
         inner = Ctx(ctx.you, ctx.them, ctx.it, ctx.this, bound, [*ctx.frames, {}], ctx.depth + 1)
-        body = self.effect.body
-        assert body is not None, f"effect {self.effect.name!r} was never lowered"
+        body = effect.body
         # g.run_nested(body, inner), written out: calls are the most frequent nested runs
-        depth = (body._depth if body._depth >= 0 else body.depth()) + 2
+        depth = self._depth
+        if depth < 0:
+            assert body is not None, f"effect {effect.name!r} was never lowered"
+            depth = self._depth = (body._depth if body._depth >= 0 else body.depth()) + 2
         g.nesting += depth
         try:
             if g.nesting > MAX_NESTING:
                 g.too_deep(ctx.this)
-            return body.run(g, inner)
+            return body.run(g, inner)  # type: ignore[attr-defined]  # lowered: checked at the first call
         except RunawayError as exc:
-            exc.passing(f"effect '{self.effect.name}'")
+            exc.passing(f"effect '{effect.name}'")
             raise
         finally:
             g.nesting -= depth

@@ -7,6 +7,7 @@ from typing import Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.effects.base import Node
+from cardscript.runtime.effects.selectors import _SharedZone, _YourZone
 from cardscript.runtime.errors import MOVE_STEPS, RunawayError
 from cardscript.runtime.game import Game
 from cardscript.runtime.observation import note_revealed
@@ -25,8 +26,15 @@ class Move(Node):
         g.steps += MOVE_STEPS * len(cards)
         if g.steps > g.step_limit:
             g.out_of_steps(ctx.this)
-        n = 0
         zone = self.zone
+        kind = type(zone)
+        if kind is _YourZone or kind is _SharedZone:  # one slot, found by index (most moves)
+            dest = g.zone_base[zone.zone] + ctx.you if kind is _YourZone else g.zone_base[zone.zone]
+            bottom, move = self.bottom, g.move
+            for c in cards:
+                move(c, dest, bottom)
+            return len(cards)
+        n = 0
         # Only 'its owner's' and 'its home' are about each moved card; any other
         # destination ('the markers of it') is read once, before 'it' moves on.
         fixed = zone.owner not in ("owner", "home")

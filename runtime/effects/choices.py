@@ -151,7 +151,8 @@ class TakeActions(Node):
                 break
             taken += 1
             g.action_name = act.name
-            run_ctx = ctx.copy(it=card, frames=[{}])
+            run_ctx = ctx.clone()  # ctx.copy(it=card, frames=[{}]), without its keywords
+            run_ctx.it, run_ctx.frames = card, [{}]
             if isinstance(act, GrantedAction):
                 act.left -= act.left > 0  # -1 stays: any number of times
                 run_ctx = act.ctx.copy(frames=[{}])

@@ -246,16 +246,19 @@ class Not(Node):
 class PlayerMarked(Node):
     """True when every selected player carries the mark (false when none is selected)."""
 
-    __slots__ = ("_them", "mark", "players", "this_turn")
+    __slots__ = ("_them", "_you", "mark", "players", "this_turn")
 
     def __init__(self, players: Any, mark: str, this_turn: bool):
         self.players, self.mark, self.this_turn = players, mark, this_turn
         self._them = players.kind == "them" and not players.filters
+        self._you = players.kind == "you" and not players.filters
 
     def test(self, g: Game, ctx: Ctx) -> bool:
         if self._them:
             p = ctx.them if ctx.them is not None else ctx.you
             return g.player_marked(ctx, self.mark, p, self.this_turn)
+        if self._you:
+            return g.player_marked(ctx, self.mark, ctx.you, self.this_turn)
         ps = self.players.players(g, ctx)
         return bool(ps) and all(g.player_marked(ctx, self.mark, p, self.this_turn) for p in ps)
 
@@ -327,20 +330,30 @@ class Affected(Node):
         self.players, self.negate = players, negate
 
     def test(self, g: Game, ctx: Ctx) -> bool:
-        since = ctx.since
-        hit = any(g.touched[p] > since for p in self.players.players(g, ctx))
-        return hit != self.negate
+        since, touched = ctx.since, g.touched
+        for p in self.players.players(g, ctx):  # a plain loop, no generator
+            if touched[p] > since:
+                return not self.negate
+        return self.negate
 
 
 class ZoneEmpty(Node):
     """'ZONE is empty'."""
 
-    __slots__ = ("zone",)
+    __slots__ = ("_one", "zone")
 
     def __init__(self, zone: Any):
         self.zone = zone
+        owner = zone.owner  # a ZoneRef's, or a zone parameter's ("param")
+        #: 'you' / 'shared': a zone of one slot ('your ZONE', a shared zone); else ""
+        self._one = owner if owner in ("you", "shared") else ""
 
     def test(self, g: Game, ctx: Ctx) -> bool:
+        one = self._one
+        if one == "you":  # one slot, found by index: no list, no generator
+            return not g.slots[g.zone_base[self.zone.zone] + ctx.you]
+        if one == "shared":
+            return not g.slots[g.zone_base[self.zone.zone]]
         return all(not g.slots[s] for s in self.zone.slots(g, ctx))
 
 
@@ -371,6 +384,18 @@ class HasWord(_EveryCard):
     def __init__(self, cards: Any, words: tuple[str, ...]):
         self.cards, self.words = cards, words
 
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        if self.cards.kind != "it":
+            return _EveryCard.test(self, g, ctx)
+        it = ctx.it  # 'it has Attack', the usual test: card_has() inlined
+        if it is None:
+            return False
+        have = g.card_words[it]
+        for w in self.words:  # noqa: SIM110 - per card of a filter: a plain loop, no generator
+            if w in have:
+                return True
+        return False
+
     def holds(self, g: Game, ctx: Ctx, card: int) -> bool:
         return card_has(g, card, self.words)
 
@@ -382,6 +407,12 @@ class Showing(_EveryCard):
 
     def __init__(self, cards: Any, face: str):
         self.cards, self.face = cards, face
+
+    def test(self, g: Game, ctx: Ctx) -> bool:
+        if self.cards.kind != "it":
+            return _EveryCard.test(self, g, ctx)
+        it = ctx.it  # 'it is showing "bat"', per card of a filter: holds() inlined
+        return it is not None and g.face_value[it] == self.face
 
     def holds(self, g: Game, ctx: Ctx, card: int) -> bool:
         return g.face_value[card] == self.face

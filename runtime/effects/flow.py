@@ -109,12 +109,40 @@ class If(Node):
 
     __slots__ = ("cond", "otherwise", "then")
 
+    def __new__(cls, cond: Any, then: Any, otherwise: Any = None) -> If:
+        if cls is not If:
+            return object.__new__(cls)
+        return object.__new__(_If1 if type(then) is _Seq1 else If)
+
     def __init__(self, cond: Any, then: Any, otherwise: Any = None):
         self.cond, self.then, self.otherwise = cond, then, otherwise
 
     def run(self, g: Game, ctx: Ctx) -> int:
         if self.cond.test(g, ctx):
             return self.then.run(g, ctx)
+        if self.otherwise is not None:
+            return self.otherwise.run(g, ctx)
+        return 0
+
+
+@specialised
+class _If1(If):
+    """'if C:' with a block of one statement (most of them): the block's :meth:`_Seq1.run`
+    written out, one call fewer."""
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        if self.cond.test(g, ctx):
+            then = self.then
+            g.steps += 1
+            if g.steps > g.step_limit:
+                g.out_of_steps(ctx.this)
+            if g.tracing:
+                return then._traced(g, ctx)
+            start = g.clock
+            r: int = then._first.run(g, ctx)
+            ctx.did = r
+            ctx.since = start
+            return r
         if self.otherwise is not None:
             return self.otherwise.run(g, ctx)
         return 0
@@ -130,8 +158,11 @@ class ForPlayers(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         total = 0
+        body, clone = self.body, ctx.clone
         for p in self.players.players(g, ctx):
-            total += self.body.run(g, ctx.with_them(p))
+            inner = clone()  # ctx.with_them(p), written out
+            inner.them = p
+            total += body.run(g, inner)
         return total
 
 
@@ -145,8 +176,11 @@ class ForCards(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         total = 0
+        body, clone = self.body, ctx.clone
         for c in self.cards.cards(g, ctx):
-            total += self.body.run(g, ctx.with_it(c))
+            inner = clone()  # ctx.with_it(c), written out
+            inner.it = c
+            total += body.run(g, inner)
         return total
 
 
@@ -163,8 +197,21 @@ class Repeat(Node):
         if n > MAX_REPEAT:
             raise RunawayError(f"repeat {n} times is more than the bound {MAX_REPEAT} {g.where(ctx.this)}")
         total = 0
-        for _ in range(max(0, n)):  # each pass counts its statements against the step budget (Seq)
-            total += self.body.run(g, ctx)
+        body = self.body
+        if type(body) is not _Seq1 or g.tracing:
+            for _ in range(max(0, n)):  # each pass counts its statements against the step budget (Seq)
+                total += body.run(g, ctx)
+            return total
+        stmt = body._first  # a block of one statement ('repeat N: draw a card'): _Seq1.run written out
+        for _ in range(max(0, n)):
+            g.steps += 1
+            if g.steps > g.step_limit:
+                g.out_of_steps(ctx.this)
+            start = g.clock
+            r = stmt.run(g, ctx)
+            ctx.did = r
+            ctx.since = start
+            total += r
         return total
 
 
@@ -179,7 +226,8 @@ class AsPlayers(Node):
     def run(self, g: Game, ctx: Ctx) -> int:
         total = 0
         for p in self.players.players(g, ctx):
-            inner = ctx.with_you(p)
+            inner = ctx.clone()  # ctx.with_you(p), written out
+            inner.you = p
             total += self.stmt.run(g, inner)
             # what the statement bound ('they choose a card ...') stays bound for the next one
             ctx.it = inner.it

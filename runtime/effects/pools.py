@@ -1,6 +1,7 @@
 """A selector's ``where`` filter tested for the whole pool at once (issue 11), for its
-most frequent shape: ``ATTR of it OP E`` or ``ATTR of it for you OP E`` ("cost of it
-for you <= your power"), where ``E`` reads no card — alone, or as the first condition of
+most frequent shapes: ``ATTR of it OP E`` or ``ATTR of it for you OP E`` ("cost of it
+for you <= your power"), where ``E`` reads no card, ``it is face up``, ``it is showing
+"FACE"`` and ``it is yours`` (or ``not`` either) — alone, or as the first condition of
 an ``and`` whose other conditions are tested per card on the cards it keeps.
 
 Only a **pure** filter is planned so (:func:`~cardscript.runtime.effects.hoist._scan`:
@@ -30,6 +31,8 @@ _OPS: dict[type, Any] = {
     C._EqK: operator.eq, C._NeK: operator.ne,
 }
 _FOLDED = frozenset({C._LeK, C._LtK, C._GeK, C._GtK, C._EqK, C._NeK})
+#: the pool tests that read no attribute (a part ``(None, test, arg, negate)``)
+_FACE, _SHOWING, _OWNED = 0, 1, 2
 
 
 class PoolFilter:
@@ -39,8 +42,10 @@ class PoolFilter:
     ``cond``: the condition as the per-card test runs it; ``parts``: the leading
     conditions tested for the pool, each ``(attr, for_you, fn, other, k)`` for
     ``ATTR of it [for you] OP E`` (``other`` None when ``E`` is the constant ``k``) or
-    ``(None, down)`` for ``it is face down|up``; ``tails[i]``: the conditions from part
-    ``i`` on, as a per-card test (None: nothing left)."""
+    ``(None, test, arg, negate)`` for ``it is face down|up`` (``_FACE``, arg: down),
+    ``[not] it is showing "FACE"`` (``_SHOWING``, arg: the face) and ``[not] it is
+    yours`` (``_OWNED``); ``tails[i]``: the conditions from part ``i`` on, as a per-card
+    test (None: nothing left)."""
 
     __slots__ = ("cond", "parts", "tails")
 
@@ -55,8 +60,16 @@ class PoolFilter:
             if not pool:
                 return pool, None
             if part[0] is None:
-                face_up, down = g.face_up, part[1]
-                pool = [c for c in pool if face_up[c] != down]
+                test, arg, negate = part[1], part[2], part[3]
+                if test == _FACE:
+                    face_up = g.face_up
+                    pool = [c for c in pool if face_up[c] != arg]
+                elif test == _SHOWING:
+                    fv = g.face_value
+                    pool = [c for c in pool if (fv[c] == arg) != negate]
+                else:  # _OWNED
+                    owner, you = g.owner, ctx.you
+                    pool = [c for c in pool if (owner[c] == you) != negate]
                 continue
             attr, for_you, fn, other, k = part
             if g.computed_attrs or (for_you and (g.attr_mods or g.static_attrs)):
@@ -89,7 +102,11 @@ def _part(cond: Any) -> tuple[Any, ...] | None:
     from cardscript.runtime.effects.hoist import Hoisted, _scan  # hoist imports selectors: imported when planning
 
     if type(cond) is C.FaceDown and cond._it:
-        return None, cond.down
+        return None, _FACE, cond.down, False
+    negate = type(cond) is C.Not
+    test = cond.arg if negate else cond
+    if type(test) in (C.Showing, C.Owned) and test.cards.kind == "it":
+        return (None, _SHOWING, test.face, negate) if type(test) is C.Showing else (None, _OWNED, None, negate)
     fn = _OPS.get(type(cond))
     if fn is None:
         return None

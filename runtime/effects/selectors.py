@@ -8,6 +8,7 @@ from typing import Any
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
 from cardscript.runtime.effects.base import Node, as_number, card_has, specialised
+from cardscript.runtime.effects.expressions import Const
 from cardscript.runtime.effects.pools import PoolFilter
 from cardscript.runtime.game import Game
 
@@ -22,6 +23,8 @@ class ZoneRef(Node):
     def __new__(cls, owner: str, zone: int, players: Any = None) -> ZoneRef:
         if cls is not ZoneRef:
             return object.__new__(cls)
+        if owner == "card" and type(players) is _CardsIt:
+            return object.__new__(_ItsZone)
         return object.__new__(_YourZone if owner == "you" else _SharedZone if owner == "shared" else ZoneRef)
 
     def __init__(self, owner: str, zone: int, players: Any = None):
@@ -65,6 +68,15 @@ class _SharedZone(ZoneRef):
         return [g.zone_base[self.zone]]
 
 
+@specialised
+class _ItsZone(ZoneRef):
+    """A per-card zone of the bound card ('the markers of it'): its slot, no selector call."""
+
+    def slots(self, g: Game, ctx: Ctx) -> list[int]:
+        it = ctx.it
+        return [g.zone_base[self.zone] + it] if it is not None else []
+
+
 class ZoneParam(Node):
     """A {Z: zone} parameter: the slots the caller's zone reference named."""
 
@@ -88,7 +100,8 @@ class Players(Node):
         if cls is not Players or filters:
             return object.__new__(cls)
         return object.__new__(_You if kind == "you" else _EachFoe if kind == "each foe" else
-                              _EachPlayer if kind == "each player" else Players)
+                              _EachPlayer if kind == "each player" else _Them if kind == "them" else
+                              _ParamPlayers if kind in ("param", "foe in") else Players)
 
     def __init__(self, kind: str, param: str = "", filters: tuple = ()):
         self.kind, self.param, self.filters = kind, param, filters
@@ -143,6 +156,22 @@ class _EachPlayer(Players):
 
     def players(self, g: Game, ctx: Ctx) -> list[int]:
         return g.everyone()
+
+
+@specialised
+class _Them(Players):
+    """'them', with no filter: the bound player (you when none is bound)."""
+
+    def players(self, g: Game, ctx: Ctx) -> list[int]:
+        return [ctx.them if ctx.them is not None else ctx.you]
+
+
+@specialised
+class _ParamPlayers(Players):
+    """A players parameter ('P'), or 'foe in P', with no filter: a copy of its list."""
+
+    def players(self, g: Game, ctx: Ctx) -> list[int]:
+        return list(ctx.vars[self.param])
 
 
 # ====================================================================== cards
@@ -385,7 +414,8 @@ class _CardsTop(Cards):
             src = self._plan_source(g)
         if src is None or len(src) != 1:
             return Cards.cards(self, g, ctx)
-        n = self.count.evaluate(g, ctx)
+        count = self.count
+        n = count.value if type(count) is Const else count.evaluate(g, ctx)  # 'the top card': no call
         if n <= 0:  # 'the top 0 cards' are none (cards[-0:] would be all of them)
             return []
         z, mine, _top = src[0]

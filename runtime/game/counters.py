@@ -35,18 +35,20 @@ class CounterOps(GameState):
     def change(self, counter: int, player: int, delta: int) -> int:
         """Add ``delta`` within the counter's bounds; returns the change made."""
         c = self.d.counters[counter]
-        i = self.counter_slot(counter, player)
-        old = self.values[i]
+        i = self.counter_base[counter] + (player if self.counter_per_player[counter] else 0)  # counter_slot()
+        values = self.values
+        old = values[i]
         new = old + delta
         if c.high is not None and new > c.high:
             new = c.high
         if c.low is not None and new < c.low:
             new = c.low
-        self.values[i] = new
+        values[i] = new
         if new != old:
             who = player if c.per_player else self.owner[player] if c.per_card else -1
-            if who >= 0:
-                self.touch(who)
+            if who >= 0:  # touch(), inlined: a tick
+                self.clock += 1
+                self.touched[who] = self.clock
         if new != old and self.logging:
             entry: dict[str, Any] = {"t": "counter", "counter": c.name, "delta": new - old, "value": new}
             if c.per_card:

@@ -45,26 +45,41 @@ class EventOps(GameState):
                 else:
                     self.run_delayed(trig)  # type: ignore[attr-defined]
             return
+        rules, own, static, by_type = self.d.__dict__.get("_emits", _NO_INDEX).get(name) or self._emit_plan(name)
         due = self.due_delayed(name, player) if self.delayed else ()  # type: ignore[attr-defined]
-        for trig in self.d.rules.get(name, ()):
+        for trig in rules:
             self._fire(trig, -1, player, it)
-        if it is not None and name in self.self_events:
+        if own and it is not None:
             for trig in self.d.cards[self.card_type[it]].triggers:
                 if trig.of_this_card and trig.event == name:
                     self._fire(trig, it, player, it)
-        if name in self.static_events:
+        if static:
             self.fire_statics(name, player, it)  # type: ignore[attr-defined]  # StaticOps, in Game
-        if name in self.trigger_events:
-            by_type = self.d.__dict__.get("_listening", _NO_INDEX).get(name) or self._listening(name)
-            card_type = self.card_type
-            for z in self.active_zones:
-                cards = self.slots[self.zone_base[z.index] + (player if z.per_player else 0)]
+        if by_type is not None:
+            card_type, slots = self.card_type, self.slots
+            for s in self.active_slots[player]:
+                cards = slots[s]
+                if not cards:
+                    continue
                 self.steps += len(cards)
-                for card in list(cards):
+                # the cards that listen, as the zone holds them now (a card's type never changes)
+                for card in [c for c in cards if by_type[card_type[c]]]:
                     for trig in by_type[card_type[card]]:
                         self._fire(trig, card, player, it)
         for x in due:  # delayed effects last, in the order they were set up
             self.run_delayed(x)  # type: ignore[attr-defined]
+
+    def _emit_plan(self, name: str) -> tuple[tuple[TriggerDef, ...], bool, bool, list[Any] | None]:
+        """What an emit of ``name`` runs, found in one look-up (issue 11): the game's rules
+        listening to it, whether a card's own trigger ('of this card') or a static rule
+        listens, and the card triggers by card type (:meth:`_listening`), None when no card
+        listens. Made at the first emit of the event and kept with the definition."""
+        plans: dict[str, Any] | None = self.d.__dict__.get("_emits")
+        if plans is None:
+            plans = self.d.__dict__["_emits"] = {}
+        plan = plans[name] = (tuple(self.d.rules.get(name, ())), name in self.self_events, name in self.static_events,
+                              self._listening(name) if name in self.trigger_events else None)
+        return plan
 
     def _listening(self, name: str) -> list[tuple[TriggerDef, ...]]:
         """For each card type, the triggers (not 'of this card') that listen to event

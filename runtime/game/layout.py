@@ -20,7 +20,7 @@ FIXED_LAYOUT = (
     "card_type", "card_attrs", "card_names", "card_words", "type_cards",
     "zone_base", "slot_zone", "slot_owner", "slot_card", "counter_base", "counter_per_player",
     "trigger_events", "self_events", "static_events", "static_attrs", "static_marks", "computed_attrs",
-    "enter_zones", "enter_names", "active_zones",
+    "enter_zones", "enter_names", "active_zones", "active_slots", "slot_face_up",
 )
 
 
@@ -102,6 +102,13 @@ class Layout:
             "enter_zones": frozenset(z for z in enters if z >= 0),
             "enter_names": [f'enters "{z.name}"' for z in d.zones],
             "active_zones": [z for z in d.zones if z.active],
+            # for each seat, the slots of the active zones an emit for it scans, in the
+            # order of ``active_zones``; one more entry, read as index -1, holds what the
+            # slot formula gives for seat -1 (an emit for no seat scans what it always did)
+            "active_slots": [tuple(zone_base[z.index] + (p if z.per_player else 0) for z in d.zones if z.active)
+                             for p in [*range(seats), -1]],
+            # a card moved into the slot is face up (``ZoneOps._moved``)
+            "slot_face_up": [not d.zones[z].face_down for z in slot_zone],
         }
         assert tuple(self.fixed) == FIXED_LAYOUT
         self.nslots, self.box, self.ncards = slot, box, ncards

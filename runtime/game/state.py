@@ -51,6 +51,10 @@ class GameState:
     enter_zones: frozenset[int]
     enter_names: list[str]
     active_zones: list[Any]
+    #: per seat (and, last, for seat -1), the slots of the active zones an emit scans
+    active_slots: list[tuple[int, ...]]
+    #: per slot, whether a card moved into it lies face up
+    slot_face_up: list[bool]
 
     def __init__(self, definition: GameDefinition, seats: int, agents: Sequence[Agent], seed: int,
                  log: bool = True):

@@ -70,12 +70,39 @@ class ZoneOps(GameState):
             slots[slot].insert(0, card)
         else:
             slots[slot].append(card)
-        self._moved(card, old, slot)
+        # _moved(card, old, slot), written out: the most frequent change of all
+        self.loc[card] = slot
+        self.came_from[card] = old
+        owners, touched, owner = self.slot_owner, self.touched, self.owner
+        to = owners[slot]
+        p = owners[old]
+        if p >= 0:
+            self.clock += 1
+            touched[p] = self.clock
+        if to >= 0:
+            self.clock += 1
+            touched[to] = self.clock
+        p = owner[card]
+        if p >= 0:
+            self.clock += 1
+            touched[p] = self.clock
+        if to >= 0:
+            if p < 0:
+                owner[card] = to
+        elif self.slot_card[slot] < 0:
+            owner[card] = -1
+        if self.controller:
+            self.controller.pop(card, None)
+        self.face_up[card] = self.slot_face_up[slot]
+        if self.logging:
+            self.emit_log({"t": "move", "card": self.card_name(card), "id": card,
+                           "from": self.slot_name(old), "to": self.slot_name(slot)})
         if self.enter_zones and self.slot_zone[slot] in self.enter_zones:  # 'when a card enters ZONE' (cards2)
             self.entered(card, slot)  # type: ignore[attr-defined]  # EntryOps, in Game
 
     def _moved(self, card: int, old: int, slot: int) -> None:
-        """Everything a move changes besides the order of the two slots."""
+        """Everything a move changes besides the order of the two slots (:meth:`move` has
+        its own copy, written out: keep the two the same)."""
         self.loc[card] = slot
         self.came_from[card] = old
         # touch() of each of the three, inlined (a tick each, even for the same player twice):
@@ -103,7 +130,7 @@ class ZoneOps(GameState):
         # Control taken of a card ends when the card moves.
         if self.controller:
             self.controller.pop(card, None)
-        self.face_up[card] = not self.d.zones[self.slot_zone[slot]].face_down
+        self.face_up[card] = self.slot_face_up[slot]
         if self.logging:
             self.emit_log({"t": "move", "card": self.card_name(card), "id": card,
                            "from": self.slot_name(old), "to": self.slot_name(slot)})
