@@ -40,7 +40,7 @@ from cardscript.runtime.observation import DecisionView, Observation
 if TYPE_CHECKING:
     from cardscript.runtime.forecast import Forecast
 
-#: rollouts per action decision of ``--bots search`` (its cost per decision: docs/bots.md)
+#: rollouts per searched decision of ``--bots search`` (its cost per decision: docs/bots.md)
 DEFAULT_ROLLOUTS = 8
 #: the most candidates the rollouts compare
 FINALISTS = 2
