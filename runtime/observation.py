@@ -110,9 +110,7 @@ def card_seen(g: Game, card: int, seat: int) -> bool:
     slot = g.loc[card]
     if g.face_up[card]:
         z = g.d.zones[g.slot_zone[slot]]
-        vis = z.visibility  # slot_seen(), written out: asked for every option a bot reads
-        if (vis == "public" or (vis == "private" and g.slot_owner[slot] == seat)) and \
-                (not z.stack or g.slots[slot][-1:] == [card]):
+        if slot_seen(g, slot, seat) and (not z.stack or g.slots[slot][-1:] == [card]):
             return True
     t = _TABLES.get(g)
     return t is not None and any(c == card and s == slot and turn == g.turn for c, s, turn, _ in t.revealed)
@@ -306,14 +304,15 @@ class DecisionView:
             if d.kind == "action":
                 self._options = _action_options(g, seat, d)
             else:
-                self._options = tuple(_option(g, seat, d.kind, o, {}) for o in d.options)
+                self._options = tuple(_option(g, seat, d.kind, o) for o in d.options)
         return self._options
 
 
 def _action_options(g: Game, seat: int, d: Decision) -> tuple[Any, ...]:
-    """The options of an action decision as :func:`_option` gives them, each action's own
-    part (name, order, hint, granted) found once per action rather than once per option
-    (the heuristic bot reads them at every decision)."""
+    """The options of an action decision as the seat may read them (an
+    :class:`ActionOption` each; None for ending the turn), each action's own part (name,
+    order, hint, granted) found once per action rather than once per option (the heuristic
+    bot reads them at every decision)."""
     order = {id(a): i for i, a in enumerate(g.d.actions)}
     parts: dict[int, tuple[str, int, bool, bool]] = {}
     names = g.card_names
@@ -350,16 +349,11 @@ def seat_labels(g: Game, seat: int, d: Decision) -> list[str]:
     return out
 
 
-def _option(g: Game, seat: int, kind: str, o: Any, order: dict[int, int]) -> Any:
+def _option(g: Game, seat: int, kind: str, o: Any) -> Any:
+    """One option of a decision other than an action (those: :func:`_action_options`), as
+    the seat may read it."""
     if kind == "card":
         return g.card_name(o) if card_seen(g, o, seat) else None
-    if kind == "action":
-        act, card = o
-        if act is None:
-            return None
-        hinted = act.prefer is not None or (act.choose is not None and act.choose.prefer is not None)
-        shown = None if card is None or not card_seen(g, card, seat) else g.card_name(card)
-        return ActionOption(act.name, shown, order.get(id(act), len(order)), hinted, id(act) not in order)
     if isinstance(o, (bool, int, str)):
         return o
     return None  # an engine object (a pending trigger): its label says what it is
