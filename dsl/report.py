@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +69,8 @@ def span_end(span: Span) -> tuple[int, int]:
 
 # ---------------------------------------------------------------- SARIF 2.1.0
 def _version() -> str:
+    from importlib import metadata  # here: only SARIF asks, and the import is 30 ms of every check
+
     try:
         return metadata.version("cardscript")
     except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout

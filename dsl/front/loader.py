@@ -12,10 +12,14 @@ or executed.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
 from cardscript.dsl.diagnostics import CompileError, Diagnostic, Span, did_you_mean, error
 from cardscript.dsl.files import FileProblem, inside, read_text
@@ -27,8 +31,53 @@ SCRIPT_SUFFIXES = (".rules", ".cards", ".variant", ".scenario")
 USABLE_SUFFIXES = (".rules", ".cards", ".variant")
 
 
+_T = TypeVar("_T")
+#: inside :func:`one_pass`: what has been found of the file system so far, by question
+_memo: dict[tuple[str, ...], object] | None = None
+
+
+@contextlib.contextmanager
+def one_pass() -> Iterator[None]:
+    """Within, the file system is taken to stand still: each script's header kind, each
+    folder's kind, each package root and each read of a script is found once and then
+    remembered (``cardscript check`` of the built-in games asked them about 1,400 times for
+    26 files). Outside, and after, nothing is remembered, so that a long-running process
+    (the language server) sees every edit. Nests: the outermost pass holds the memo."""
+    global _memo
+    outer = _memo
+    if outer is None:
+        _memo = {}
+    try:
+        yield
+    finally:
+        if outer is None:
+            _memo = None
+
+
+def _remembered(key: tuple[str, ...], find: Callable[[], _T]) -> _T:
+    """``find()``, or, inside :func:`one_pass`, what it returned (or raised) the first time
+    for ``key``. A :class:`FileProblem` is remembered too and raised again."""
+    memo = _memo
+    if memo is None:
+        return find()
+    if key in memo:
+        held = memo[key]
+        if isinstance(held, FileProblem):
+            raise held
+        return held  # type: ignore[return-value]
+    try:
+        value = find()
+    except FileProblem as exc:
+        memo[key] = exc
+        raise
+    memo[key] = value
+    return value
+
+
+@functools.lru_cache(maxsize=1)
 def builtin_root() -> Path:
-    """The folder of the built-in cardscripts inside the installed package."""
+    """The folder of the built-in cardscripts inside the installed package (found once: an
+    installed package does not move while it runs)."""
     return Path(str(resources.files("cardscript.cardscripts")))
 
 
@@ -54,6 +103,10 @@ def _scripts_in(folder: Path) -> list[Path]:
 def _header_kind(path: Path) -> str:
     """The first word of a script's first line (comments aside): 'game', 'card'... ("" when it
     cannot be read, or leads outside its package)."""
+    return _remembered(("kind", os.path.abspath(path)), lambda: _find_header_kind(path))
+
+
+def _find_header_kind(path: Path) -> str:
     try:
         text = read_script(path, [package_root(path)])
     except FileProblem:
@@ -116,6 +169,10 @@ def package_root(main: Path) -> Path:
         main: the script as named (made absolute, links not resolved: a link is checked
             against the root of the folder holding it).
     """
+    return _remembered(("root", os.path.abspath(main)), lambda: _find_package_root(main))
+
+
+def _find_package_root(main: Path) -> Path:
     main = Path(os.path.abspath(main))
     for folder in main.parents:
         if (folder / "cardscript.toml").is_file():
@@ -135,6 +192,10 @@ _HEADER_KINDS = ("game", "ruleset", "variant", "scenario", "expansion")
 
 def _folder_kind(folder: Path) -> str:
     """'game' or 'ruleset' when the folder holds such a script: its headerless files rank with it."""
+    return _remembered(("folder", os.path.abspath(folder)), lambda: _find_folder_kind(folder))
+
+
+def _find_folder_kind(folder: Path) -> str:
     kinds = {_header_kind(p) for p in _scripts_in(folder) if p.suffix in (".rules", ".cards")}
     return "game" if "game" in kinds else "ruleset" if "ruleset" in kinds else ""
 
@@ -207,7 +268,9 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
             return
         name = display(path)
         try:  # a refused file is named as the script named it, not by where its links lead
-            text = read_text(named, [base], shown=display(Path(os.path.abspath(named))))
+            shown = display(Path(os.path.abspath(named)))
+            text = _remembered(("read", os.path.abspath(named), str(base), shown),
+                               lambda: read_text(named, [base], shown=shown))
         except FileProblem as exc:
             hint = exc.hint or "check the path: it is relative to the script that names it"
             diags.append(error(exc.code, exc.message, at, hint))

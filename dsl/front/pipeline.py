@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardscript.dsl.diagnostics import CompileError, Diagnostic, error
 from cardscript.dsl.front import ast as A
-from cardscript.dsl.front.loader import SCRIPT_SUFFIXES, Program, _header_kind, load_program, resolve_game
+from cardscript.dsl.front.loader import SCRIPT_SUFFIXES, Program, _header_kind, load_program, one_pass, resolve_game
 from cardscript.dsl.front.recover import past_broken
 
 if TYPE_CHECKING:
@@ -239,7 +239,13 @@ def check_paths(paths: list[str]) -> CheckReport:
     as an expansion of the game its manifest names; a script that uses a game is compiled
     with it; a library folder is parsed; scenarios are checked against the game they use.
     Games and expansions that compile get the static checks of :mod:`cardscript.dsl.tools.lint` (warnings).
+    The files are taken to stand still while they are checked (:func:`~cardscript.dsl.front.loader.one_pass`).
     """
+    with one_pass():
+        return _check_paths(paths)
+
+
+def _check_paths(paths: list[str]) -> CheckReport:
     rep = CheckReport()
     done: set[tuple[str, Path]] = set()  # a package named through several of its files is checked once
     for raw in paths:
