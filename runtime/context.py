@@ -64,3 +64,7 @@ class Ctx:
 
 
 _new_ctx = object.__new__
+
+#: ``new_ctx(Ctx)``: a context with no field set, for code that sets every field itself
+#: (a hot path that would rather not pay for ``Ctx(...)`` and its ``__init__``)
+new_ctx = object.__new__
