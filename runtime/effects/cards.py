@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardscript.runtime.context import Ctx
+from cardscript.runtime.context import Ctx, fresh_ctx
 from cardscript.runtime.effects.base import Node
 from cardscript.runtime.effects.selectors import _SharedZone, _YourZone
 from cardscript.runtime.errors import MOVE_STEPS, RunawayError
@@ -150,7 +150,7 @@ class Play(Node):
             ability = g.d.cards[g.card_type[c]].abilities.get("play")
             if ability is not None:
                 try:
-                    g.run_nested(ability, Ctx(ctx.you, it=c, this=c, depth=ctx.depth + 1))
+                    g.run_nested(ability, fresh_ctx(ctx.you, c, c, ctx.depth + 1))
                 except RunawayError as exc:
                     exc.passing(f"play of {g.card_name(c)}")
                     raise

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from cardscript.runtime.context import Ctx
+from cardscript.runtime.context import Ctx, fresh_ctx
 from cardscript.runtime.definition import TriggerDef
 from cardscript.runtime.errors import MAX_NESTING, MAX_TRIGGER_DEPTH, GameOver, RunawayError
 from cardscript.runtime.game.state import GameState
@@ -106,7 +106,7 @@ class EventOps(GameState):
                 return
             self.fired.add(key)
         self.trigger_depth += 1
-        ctx = Ctx(player, it=it, this=card if card >= 0 else None)
+        ctx = fresh_ctx(player, it, card if card >= 0 else None, 0)  # Ctx(player, it=it, this=...)
         try:
             self.run_nested(trig.body, ctx)
         except RunawayError as exc:
