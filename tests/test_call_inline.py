@@ -3,7 +3,8 @@
 (runtime/effects/calls.py). This keeps the fast path the same as the plain one: the same
 games, logs and step counts with ``Call.run`` replaced by the plain version below. The
 same for the loops that write out ``ctx.clone()`` (``ForPlayers``, ``ForCards``,
-``AsPlayers``) and for :func:`~cardscript.runtime.context.fresh_ctx`."""
+``AsPlayers``), for :func:`~cardscript.runtime.context.fresh_ctx`, and for the moves
+specialised by destination (``_MoveToYours``, ``_MoveToShared``) against ``Move.run``."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from cardscript.dsl.front.pipeline import compile_game
 from cardscript.runtime.agents import make_agents
 from cardscript.runtime.context import Ctx, fresh_ctx
-from cardscript.runtime.effects import calls, flow
+from cardscript.runtime.effects import calls, cards, flow
 from cardscript.runtime.effects.changes import MarkCards
 from cardscript.runtime.effects.flow import Seq
 from cardscript.runtime.engine import Engine
@@ -77,6 +78,8 @@ def test_the_written_out_call_plays_the_same_games(game: str, players: int, seed
     monkeypatch.setattr(flow.ForPlayers, "run", _plain_for_players)
     monkeypatch.setattr(flow.ForCards, "run", _plain_for_cards)
     monkeypatch.setattr(flow.AsPlayers, "run", _plain_as_players)
+    monkeypatch.setattr(cards._MoveToYours, "run", cards.Move.run)  # the specialised moves, generic
+    monkeypatch.setattr(cards._MoveToShared, "run", cards.Move.run)
     assert _play(game, players, seed) == fast
 
 
