@@ -64,3 +64,24 @@ class Ctx:
 
 
 _new_ctx = object.__new__
+
+
+def fresh_ctx(you: int, it: int | None, this: int | None, depth: int) -> Ctx:
+    """``Ctx(you, it=it, this=this, depth=depth)``, written out for the hot paths (a trigger
+    firing, a card's ability): a class call with keywords costs a tuple, a dict and
+    ``__init__``. tests/test_call_inline.py keeps the two the same."""
+    c = _new_ctx(Ctx)
+    c.you = you
+    c.them = None
+    c.it = it
+    c.this = this
+    c.vars = {}
+    c.frames = [{}]
+    c.did = 0
+    c.since = NO_STATEMENT
+    c.depth = depth
+    return c
+
+#: ``new_ctx(Ctx)``: a context with no field set, for code that sets every field itself
+#: (a hot path that would rather not pay for ``Ctx(...)`` and its ``__init__``)
+new_ctx = object.__new__

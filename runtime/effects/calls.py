@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardscript.runtime.context import Ctx
+from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
 from cardscript.runtime.effects.base import Node, to_ir
+from cardscript.runtime.effects.changes import MarkCards, MarkPlayers
 from cardscript.runtime.effects.expressions import Const
+from cardscript.runtime.effects.flow import _Seq1
 from cardscript.runtime.errors import MAX_CALL_DEPTH, MAX_NESTING, RunawayError
 from cardscript.runtime.game import Game
 
@@ -94,7 +96,7 @@ class UserEffect(Node):
 class Call(Node):
     """A call of a script effect. ``args`` are (kind, evaluator) per parameter."""
 
-    __slots__ = ("_binders", "_bound", "_depth", "args", "effect")
+    __slots__ = ("_binders", "_bound", "_depth", "_first", "_frame", "args", "effect")
 
     def __init__(self, effect: UserEffect, args: list[tuple[str, Any]]):
         self.effect, self.args = effect, args
@@ -103,6 +105,12 @@ class Call(Node):
         #: every call, as nothing changes a context's ``vars`` in place (``Let`` copies them)
         self._bound: dict[str, Any] | None = None
         self._depth = -1  # the body's nesting depth plus the call's 2 frames, found at the first call
+        #: whether the body marks anything local to the effect (a mark without 'this turn'), so
+        #: that the call needs a mark table of its own; found with _depth (_plan_body())
+        self._frame = True
+        #: the body's one statement when it is a block of one (``_Seq1``), else None: run
+        #: without the block's own call (see run())
+        self._first: Any = None
 
     def _plan(self) -> tuple[tuple[str, int, Any], ...]:
         """How each parameter is bound, planned at the first call: (name, how, what) with
@@ -128,6 +136,17 @@ class Call(Node):
             self._bound = {name: what for name, _, what in plan}
         return self._binders
 
+    def _plan_body(self) -> int:
+        """Plan how the body runs, at the first call: its nesting depth (plus the call's 2
+        frames), whether it needs a mark table of its own (:func:`marks_locally`) and its one
+        statement when it has one. Returns the depth."""
+        body = self.effect.body
+        assert body is not None, f"effect {self.effect.name!r} was never lowered"
+        self._frame = marks_locally(body)
+        self._first = body._first if type(body) is _Seq1 else None
+        self._depth = (body._depth if body._depth >= 0 else body.depth()) + 2
+        return self._depth
+
     def ir(self) -> dict[str, Any]:
         return {"Call": {"effect": self.effect.name, "args": [[k, to_ir(a)] for k, a in self.args]}}
 
@@ -152,20 +171,60 @@ class Call(Node):
             found = g.replacement(effect.replacements, ctx.you)
             if found is not None:
                 return g.run_replacement(found, bound, [k for _, k in effect.params], ctx)
-        inner = Ctx(ctx.you, ctx.them, ctx.it, ctx.this, bound, [*ctx.frames, {}], ctx.depth + 1)
-        body = effect.body
-        # g.run_nested(body, inner), written out: calls are the most frequent nested runs
         depth = self._depth
         if depth < 0:
-            assert body is not None, f"effect {effect.name!r} was never lowered"
-            depth = self._depth = (body._depth if body._depth >= 0 else body.depth()) + 2
+            depth = self._plan_body()
+        # Ctx(ctx.you, ctx.them, ctx.it, ctx.this, bound, frames, ctx.depth + 1), written out
+        # (a class call with its __init__ costs more than the stores). A body that marks
+        # nothing locally shares the caller's chain of mark tables: a table of its own would
+        # stay empty, and the chain is read, never changed in place (runtime/game/marks.py).
+        inner = new_ctx(Ctx)  # one store a line: a tuple assignment of four builds a tuple
+        inner.you = ctx.you
+        inner.them = ctx.them
+        inner.it = ctx.it
+        inner.this = ctx.this
+        inner.vars = bound
+        inner.frames = [*ctx.frames, {}] if self._frame else ctx.frames
+        inner.did = 0
+        inner.since = NO_STATEMENT
+        inner.depth = ctx.depth + 1
+        # g.run_nested(body, inner), written out: calls are the most frequent nested runs
         g.nesting += depth
         try:
             if g.nesting > MAX_NESTING:
                 g.too_deep(ctx.this)
-            return body.run(g, inner)  # type: ignore[attr-defined]  # lowered: checked at the first call
+            first = self._first
+            if first is None or g.tracing:
+                return effect.body.run(g, inner)  # type: ignore[attr-defined]  # lowered: checked at the first call
+            # _Seq1.run(body, g, inner), written out: most effects are one statement. What
+            # it stores in inner (did, since) no one reads once the call returns.
+            g.steps += 1
+            if g.steps > g.step_limit:
+                g.out_of_steps(ctx.this)
+            return first.run(g, inner)
         except RunawayError as exc:
             exc.passing(f"effect '{effect.name}'")
             raise
         finally:
             g.nesting -= depth
+
+
+def marks_locally(body: Any) -> bool:
+    """Whether ``body`` holds a mark local to the effect running it ('mark it "M"', without
+    'this turn'), which goes into the innermost mark table of the context (``ctx.frames``).
+    A called effect's body is not looked into: its call makes its own table when it needs one."""
+    todo: list[Any] = [body]
+    while todo:
+        obj = todo.pop()
+        if isinstance(obj, (MarkCards, MarkPlayers)):
+            if not obj.this_turn:
+                return True
+        elif isinstance(obj, Node):
+            if not obj._opaque:
+                slots: tuple[str, ...] = obj.__slots__
+                todo.extend(getattr(obj, name) for name in slots if not name.startswith("_"))
+        elif isinstance(obj, (list, tuple)):
+            todo.extend(obj)
+        elif isinstance(obj, dict):
+            todo.extend(obj.values())
+    return False

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardscript.runtime.context import Ctx
-from cardscript.runtime.effects.base import Node
+from cardscript.runtime.context import Ctx, fresh_ctx
+from cardscript.runtime.effects.base import Node, specialised
 from cardscript.runtime.effects.selectors import _SharedZone, _YourZone
 from cardscript.runtime.errors import MOVE_STEPS, RunawayError
 from cardscript.runtime.game import Game
@@ -17,6 +17,12 @@ class Move(Node):
     """``move CARDS to ZONE``: onto the top (or the bottom) of the first slot of the zone."""
 
     __slots__ = ("bottom", "cards", "zone")
+
+    def __new__(cls, cards: Any, zone: Any, bottom: bool = False) -> Move:
+        if cls is not Move:
+            return object.__new__(cls)
+        kind = type(zone)
+        return object.__new__(_MoveToYours if kind is _YourZone else _MoveToShared if kind is _SharedZone else Move)
 
     def __init__(self, cards: Any, zone: Any, bottom: bool = False):
         self.cards, self.zone, self.bottom = cards, zone, bottom
@@ -52,6 +58,39 @@ class Move(Node):
             g.move(c, dest, self.bottom)
             n += 1
         return n
+
+
+@specialised
+class _MoveToYours(Move):
+    """``move CARDS to your ZONE`` (most moves): :meth:`Move.run` for a destination known
+    to be one slot found by index, without asking the zone's kind at each run."""
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        cards = self.cards.cards(g, ctx)
+        g.steps += MOVE_STEPS * len(cards)
+        if g.steps > g.step_limit:
+            g.out_of_steps(ctx.this)
+        dest = g.zone_base[self.zone.zone] + ctx.you
+        bottom, move = self.bottom, g.move
+        for c in cards:
+            move(c, dest, bottom)
+        return len(cards)
+
+
+@specialised
+class _MoveToShared(Move):
+    """``move CARDS to the ZONE`` of a shared zone: as :class:`_MoveToYours`."""
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        cards = self.cards.cards(g, ctx)
+        g.steps += MOVE_STEPS * len(cards)
+        if g.steps > g.step_limit:
+            g.out_of_steps(ctx.this)
+        dest = g.zone_base[self.zone.zone]
+        bottom, move = self.bottom, g.move
+        for c in cards:
+            move(c, dest, bottom)
+        return len(cards)
 
 
 class Take(Node):
@@ -150,7 +189,7 @@ class Play(Node):
             ability = g.d.cards[g.card_type[c]].abilities.get("play")
             if ability is not None:
                 try:
-                    g.run_nested(ability, Ctx(ctx.you, it=c, this=c, depth=ctx.depth + 1))
+                    g.run_nested(ability, fresh_ctx(ctx.you, c, c, ctx.depth + 1))
                 except RunawayError as exc:
                     exc.passing(f"play of {g.card_name(c)}")
                     raise

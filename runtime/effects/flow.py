@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardscript.runtime.context import Ctx
+from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
 from cardscript.runtime.effects.base import Node, nest_depth, specialised
 from cardscript.runtime.errors import MAX_REPEAT, GameOver, RunawayError
 from cardscript.runtime.game import Game
@@ -158,10 +158,19 @@ class ForPlayers(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         total = 0
-        body, clone = self.body, ctx.clone
+        body = self.body
+        you, it, this, vars, frames, depth = ctx.you, ctx.it, ctx.this, ctx.vars, ctx.frames, ctx.depth
         for p in self.players.players(g, ctx):
-            inner = clone()  # ctx.with_them(p), written out
+            inner = new_ctx(Ctx)  # ctx.with_them(p), written out (tests/test_call_inline.py)
+            inner.you = you
             inner.them = p
+            inner.it = it
+            inner.this = this
+            inner.vars = vars
+            inner.frames = frames
+            inner.did = 0
+            inner.since = NO_STATEMENT
+            inner.depth = depth
             total += body.run(g, inner)
         return total
 
@@ -176,10 +185,19 @@ class ForCards(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         total = 0
-        body, clone = self.body, ctx.clone
+        body = self.body
+        you, them, this, vars, frames, depth = ctx.you, ctx.them, ctx.this, ctx.vars, ctx.frames, ctx.depth
         for c in self.cards.cards(g, ctx):
-            inner = clone()  # ctx.with_it(c), written out
+            inner = new_ctx(Ctx)  # ctx.with_it(c), written out (tests/test_call_inline.py)
+            inner.you = you
+            inner.them = them
             inner.it = c
+            inner.this = this
+            inner.vars = vars
+            inner.frames = frames
+            inner.did = 0
+            inner.since = NO_STATEMENT
+            inner.depth = depth
             total += body.run(g, inner)
         return total
 
@@ -225,10 +243,19 @@ class AsPlayers(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         total = 0
+        stmt = self.stmt
         for p in self.players.players(g, ctx):
-            inner = ctx.clone()  # ctx.with_you(p), written out
+            inner = new_ctx(Ctx)  # ctx.with_you(p), written out (tests/test_call_inline.py)
             inner.you = p
-            total += self.stmt.run(g, inner)
+            inner.them = ctx.them
+            inner.it = ctx.it  # not hoisted: the pass before may have bound another card
+            inner.this = ctx.this
+            inner.vars = ctx.vars
+            inner.frames = ctx.frames
+            inner.did = 0
+            inner.since = NO_STATEMENT
+            inner.depth = ctx.depth
+            total += stmt.run(g, inner)
             # what the statement bound ('they choose a card ...') stays bound for the next one
             ctx.it = inner.it
         return total

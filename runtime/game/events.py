@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from cardscript.runtime.context import Ctx
+from cardscript.runtime.context import Ctx, fresh_ctx
 from cardscript.runtime.definition import TriggerDef
 from cardscript.runtime.errors import MAX_NESTING, MAX_TRIGGER_DEPTH, GameOver, RunawayError
 from cardscript.runtime.game.state import GameState
 from cardscript.runtime.observation import note_subject
 
 _NO_INDEX: dict[str, Any] = {}  # before the first index is made (EventOps._listening)
+#: the plan of an event that nothing listens to (EventOps._emit_plan): emit() knows it by identity
+_QUIET: tuple[tuple[TriggerDef, ...], bool, bool, list[Any] | None] = ((), False, False, None)
 
 
 class EventOps(GameState):
@@ -45,7 +47,13 @@ class EventOps(GameState):
                 else:
                     self.run_delayed(trig)  # type: ignore[attr-defined]
             return
-        rules, own, static, by_type = self.d.__dict__.get("_emits", _NO_INDEX).get(name) or self._emit_plan(name)
+        plan = self.d.__dict__.get("_emits", _NO_INDEX).get(name) or self._emit_plan(name)
+        if plan is _QUIET:  # no rule and no card listens (most events of some games): only delayed effects
+            if self.delayed:
+                for x in self.due_delayed(name, player):  # type: ignore[attr-defined]
+                    self.run_delayed(x)  # type: ignore[attr-defined]
+            return
+        rules, own, static, by_type = plan
         due = self.due_delayed(name, player) if self.delayed else ()  # type: ignore[attr-defined]
         for trig in rules:
             self._fire(trig, -1, player, it)
@@ -73,12 +81,14 @@ class EventOps(GameState):
         """What an emit of ``name`` runs, found in one look-up (issue 11): the game's rules
         listening to it, whether a card's own trigger ('of this card') or a static rule
         listens, and the card triggers by card type (:meth:`_listening`), None when no card
-        listens. Made at the first emit of the event and kept with the definition."""
+        listens; :data:`_QUIET` itself when nothing listens. Made at the first emit of the
+        event and kept with the definition."""
         plans: dict[str, Any] | None = self.d.__dict__.get("_emits")
         if plans is None:
             plans = self.d.__dict__["_emits"] = {}
-        plan = plans[name] = (tuple(self.d.rules.get(name, ())), name in self.self_events, name in self.static_events,
-                              self._listening(name) if name in self.trigger_events else None)
+        plan = (tuple(self.d.rules.get(name, ())), name in self.self_events, name in self.static_events,
+                self._listening(name) if name in self.trigger_events else None)
+        plans[name] = plan = _QUIET if plan == _QUIET else plan
         return plan
 
     def _listening(self, name: str) -> list[tuple[TriggerDef, ...]]:
@@ -106,7 +116,7 @@ class EventOps(GameState):
                 return
             self.fired.add(key)
         self.trigger_depth += 1
-        ctx = Ctx(player, it=it, this=card if card >= 0 else None)
+        ctx = fresh_ctx(player, it, card if card >= 0 else None, 0)  # Ctx(player, it=it, this=...)
         try:
             self.run_nested(trig.body, ctx)
         except RunawayError as exc:
