@@ -257,6 +257,37 @@ def test_hints_keep_their_trees(defs: dict[str, Any]) -> None:
     assert AP.shape(one) == AP.shape(one) and AP.shape(one) != AP.shape(two)
 
 
+def _parts(x: Any, out: list[Any]) -> None:
+    """Every object inside ``x`` that :func:`~AP.shape` walks (``x`` included)."""
+    out.append(x)
+    if isinstance(x, AP.Node):
+        for f in type(x).__slots__:
+            if not f.startswith("_"):
+                _parts(getattr(x, f), out)
+    elif isinstance(x, (list, tuple, frozenset)):
+        for i in x:
+            _parts(i, out)
+
+
+def test_numbered_shapes_are_equal_exactly_when_the_shapes_are(defs: dict[str, Any]) -> None:
+    """A plan keys the parts of its hints by :class:`AP._Shapes`, a numbered
+    :func:`AP.shape`: over every part of every hint and action condition of the built-in
+    games, two parts get the same number exactly when their shapes are equal."""
+    for d in defs.values():
+        parts: list[Any] = []
+        for a in d.actions:
+            for tree in (a.prefer, a.cond, a.choose):
+                _parts(tree, parts)
+        shapes = AP._Shapes()
+        by_key: dict[Any, Any] = {}
+        by_shape: dict[Any, Any] = {}
+        for p in parts:
+            key, full = shapes.key(p), AP.shape(p)
+            assert by_key.setdefault(key, full) == full
+            assert by_shape.setdefault(full, key) == key
+        assert len(by_key) == len(by_shape) > 10
+
+
 # ---------------------------------------------------------------- checking an answer
 class _Says(Agent):
     name = "says"

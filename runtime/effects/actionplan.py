@@ -33,7 +33,10 @@ definition, rewrites each hint so that every part that
 
 * reads no card being valued (``it``), is pure and selects cards (the rules of
   :mod:`~cardscript.runtime.effects.hoist`, whose :class:`~.hoist.Hoisted` it reuses), and
-* is written the same way (the same classes and public fields, recursively)
+* is written the same way (the same classes and public fields, recursively), and
+* would be computed more than once in a pass (it is written in two places, or in a card's
+  hint, valued once per card): a part computed once anyway stays as written, as a memo
+  would only add its lookups (Hero Dice: 65 memos, 16 of them used more than once),
 
 is one shared :class:`~.hoist.Hoisted`: computed at its first use while the options of
 one decision are valued, remembered until the last. Shared parts nest: a sum of counts is
@@ -81,10 +84,78 @@ def shape(x: Any) -> Any:
     return ("id", id(x))
 
 
-def _share(node: Any, memos: dict[Any, H.Hoisted]) -> Any:
-    """``node`` with its hoistable parts replaced by the shared memo of their shape; a
-    hoistable composite ('a + b', 'min(a, b)') is a memo of its rewritten copy, so its own
-    parts are shared with the other places that use them too."""
+class _Shapes:
+    """:func:`shape` as small keys, for one plan's making: each distinct shape is numbered
+    once (a key holds its class and its parts' keys, so it is hashed in one step), and each
+    object's key is found once. A plan asks the shape of every part of every hint, and
+    :func:`shape` of a part walks all of it again: Hero Dice's long hints took most of the
+    time of its first window. Two objects get the same key exactly when :func:`shape`
+    gives them equal shapes (tests/test_action_index.py checks it for every part of every
+    built-in game's hints). Objects are keyed by identity while the making lasts, so the
+    objects keyed are kept alive until then."""
+
+    __slots__ = ("known", "numbers", "scans")
+
+    def __init__(self) -> None:
+        self.known: dict[int, tuple[Any, Any]] = {}  # id(x) -> (x, its key)
+        self.scans: dict[int, tuple[Any, bool]] = {}  # id(x) -> (x, x is shareable): see _shareable
+        self.numbers: dict[tuple[Any, ...], tuple[Any, int]] = {}
+
+    def key(self, x: Any) -> Any:
+        if x is None or isinstance(x, (bool, int, str, float)):
+            return x  # as shape(): the value itself
+        seen = self.known.get(id(x))
+        if seen is not None:
+            return seen[1]
+        flat: tuple[Any, ...]
+        if isinstance(x, Node):
+            fields: tuple[str, ...] = type(x).__slots__
+            flat = (type(x), *(self.key(getattr(x, f)) for f in fields if not f.startswith("_")))
+        elif isinstance(x, (list, tuple)):
+            flat = (type(x), *(self.key(i) for i in x))
+        elif isinstance(x, frozenset):
+            flat = (frozenset, frozenset(self.key(i) for i in x))
+        else:
+            flat = ("id", id(x))
+        key = self.numbers.get(flat)
+        if key is None:
+            key = self.numbers[flat] = (_Shapes, len(self.numbers))  # no shape() value is such a pair
+        self.known[id(x)] = (x, key)
+        return key
+
+
+def _shareable(node: Any, shapes: _Shapes) -> bool:
+    """``node`` may be one shared part: it reads no card being valued, is pure and selects
+    cards (:func:`~.hoist._scan`; found once per object while a plan is made)."""
+    seen = shapes.scans.get(id(node))
+    if seen is None:
+        scan = H._scan(node)
+        seen = shapes.scans[id(node)] = (node, scan is not None and not scan[0] and scan[1])
+    return seen[1]
+
+
+def _uses(node: Any, uses: dict[Any, int], shapes: _Shapes) -> None:
+    """Count in ``uses`` how often a pass computes each shareable part of ``node`` (by its
+    :func:`shape`) when nothing is shared: a part met again is one computation more, and
+    its own parts are counted once, at its first place (shared, it is computed once)."""
+    if _shareable(node, shapes):
+        key = shapes.key(node)
+        uses[key] = uses.get(key, 0) + 1
+        if uses[key] > 1:
+            return
+    fields = H._COMPOSITE.get(_generic(node))
+    for slot in fields or ():
+        value = getattr(node, slot)
+        for v in value if isinstance(value, list) else (value,):
+            _uses(v, uses, shapes)
+
+
+def _share(node: Any, memos: dict[Any, H.Hoisted], uses: dict[Any, int], shapes: _Shapes) -> Any:
+    """``node`` with its shareable parts that a pass would compute more than once
+    (``uses``, from :func:`_uses`) replaced by the shared memo of their shape; a composite
+    ('a + b', 'min(a, b)') is copied with its parts shared, and is a memo itself when it
+    is used more than once, so its own parts are shared with the other places that use
+    them too. A part used once stays as it is: a memo would only add its lookups."""
     fields = H._COMPOSITE.get(_generic(node))
     new = node
     if fields:
@@ -94,22 +165,22 @@ def _share(node: Any, memos: dict[Any, H.Hoisted]) -> Any:
             value = getattr(node, slot)
             if slot in fields:
                 if isinstance(value, list):
-                    parts: Any = [_share(v, memos) for v in value]
+                    parts: Any = [_share(v, memos, uses, shapes) for v in value]
                     changed = changed or any(a is not b for a, b in zip(parts, value, strict=True))
                 else:
-                    parts = _share(value, memos)
+                    parts = _share(value, memos, uses, shapes)
                     changed = changed or parts is not value
                 value = parts
             object.__setattr__(copy, slot, value)
         if changed:
             new = copy
-    scan = H._scan(node)
-    if scan is not None and not scan[0] and scan[1]:
-        key = shape(node)
-        memo = memos.get(key)
-        if memo is None:
-            memo = memos[key] = H.Hoisted(new)
-        return memo
+    if _shareable(node, shapes):
+        key = shapes.key(node)
+        if uses.get(key, 0) > 1:
+            memo = memos.get(key)
+            if memo is None:
+                memo = memos[key] = H.Hoisted(new)
+            return memo
     return new
 
 
@@ -222,8 +293,17 @@ class WindowPlan:
         self.actions = actions
         self.plans = [option_plan(a, g) for a in actions]
         self.known: list[dict[tuple[Any, ...], dict[int, tuple[bool, int]]]] = [{} for _ in actions]
-        self.plain = {id(a): _share(a.prefer, memos) for a in actions if a.choose is None and a.prefer is not None}
-        self.card = {id(a): (a.choose.prefer[0], _share(a.choose.prefer[1], memos))
+        uses: dict[Any, int] = {}
+        shapes = _Shapes()
+        for a in actions:
+            if a.choose is None and a.prefer is not None:
+                _uses(a.prefer, uses, shapes)
+            elif a.choose is not None and a.choose.prefer is not None:
+                for _ in range(2):  # valued once per card: any part of it, more than once a pass
+                    _uses(a.choose.prefer[1], uses, shapes)
+        self.plain = {id(a): _share(a.prefer, memos, uses, shapes)
+                      for a in actions if a.choose is None and a.prefer is not None}
+        self.card = {id(a): (a.choose.prefer[0], _share(a.choose.prefer[1], memos, uses, shapes))
                      for a in actions if a.choose is not None and a.choose.prefer is not None}
         self.memos = tuple(memos.values())
         self.running = False
