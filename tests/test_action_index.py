@@ -101,6 +101,48 @@ def test_a_layout_is_forgotten_with_its_definition(defs: dict[str, Any]) -> None
     assert key not in L._LAYOUTS
 
 
+def test_every_window_of_a_definition_shares_one_plan_forgotten_with_it(defs: dict[str, Any]) -> None:
+    """Hero Dice's two 'take actions' use one WindowPlan; a copy of the definition gets its
+    own, which goes with it."""
+    import copy
+    import gc
+
+    d = defs["hero-dice-batman"]
+    Engine(d, 1, make_agents(["random"], 1), 3, log=False).run()
+    windows = [n for n in _nodes(d) if isinstance(n, CH.TakeActions) and n._plan is not None]
+    assert len(windows) >= 2 and all(n._plan is CH.plan_for(Game(d, 1, make_agents(["random"], 1), 0))
+                                     for n in windows)
+    other = copy.copy(d)
+    g = Game(other, 1, make_agents(["random"], 1), 0)
+    plan, key = CH.plan_for(g), id(other)
+    assert plan is not windows[0]._plan and CH.plan_for(g) is plan
+    del other, g, plan
+    gc.collect()
+    assert key not in CH._PLANS
+
+
+def _nodes(x: Any, seen: set[int] | None = None) -> list[Any]:
+    """Every effect object reachable from ``x`` (a definition's triggers, blocks, ...)."""
+    seen = set() if seen is None else seen
+    if id(x) in seen or x is None or isinstance(x, (bool, int, float, str, type)):
+        return []
+    seen.add(id(x))
+    out = [x] if isinstance(x, AP.Node) else []
+    if isinstance(x, AP.Node):
+        parts: Any = [getattr(x, f, None) for f in type(x).__slots__ if f != "_plan"]
+    elif isinstance(x, dict):
+        parts = list(x.values())
+    elif isinstance(x, (list, tuple, set, frozenset)):
+        parts = list(x)
+    elif hasattr(x, "__dict__"):
+        parts = list(vars(x).values())
+    else:
+        parts = []
+    for p in parts:
+        out += _nodes(p, seen)
+    return out
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_the_per_card_names_are_the_card_types_names(defs: dict[str, Any], name: str) -> None:
     """'move 5 "Light Punch" from the box' filters by the layout's per-card names."""
