@@ -40,7 +40,6 @@ class RandomAgent(Agent):
 
     def bind(self, seat: int, seed: int) -> None:
         self.rng = random.Random(seed)
-        self._bits = self.rng.getrandbits
 
     def choose(self, view: Observation, d: DecisionView) -> list[int]:
         # The same draws as ``k = rng.randint(low, high); sorted(rng.sample(range(n), k))``
@@ -53,7 +52,9 @@ class RandomAgent(Agent):
         low, high = d.low, min(d.high, n)
         if low > high:
             return self.rng.sample(range(n), self.rng.randint(low, high))  # raises, as it always did
-        bits = self._bits
+        # looked up per decision, never kept: a deep copy of the bot (a fork's) copies its
+        # stream, but would keep a bound builtin method pointing at the original one
+        bits = self.rng.getrandbits
         m = high - low + 1
         width = m.bit_length()
         r = bits(width)
