@@ -40,20 +40,33 @@ class RandomAgent(Agent):
 
     def bind(self, seat: int, seed: int) -> None:
         self.rng = random.Random(seed)
-        self._below = self.rng._randbelow  # type: ignore[attr-defined]  # CPython's, used by randint and sample
 
     def choose(self, view: Observation, d: DecisionView) -> list[int]:
         # The same draws as ``k = rng.randint(low, high); sorted(rng.sample(range(n), k))``
         # (randint(a, b) is a + _randbelow(b - a + 1); a sample of one is [_randbelow(n)]),
-        # without their argument checks and lists: the answer of every decision.
+        # without their argument checks and lists: the answer of every decision. CPython's
+        # _randbelow (random.Random._randbelow_with_getrandbits) is written out below, two
+        # Python calls less per decision: draw bit_length(m) bits until they are below m.
+        # tests/test_agents.py checks the draws against randint and sample.
         n = d.size
         low, high = d.low, min(d.high, n)
         if low > high:
             return self.rng.sample(range(n), self.rng.randint(low, high))  # raises, as it always did
-        below = self._below
-        k = low + below(high - low + 1)
+        # looked up per decision, never kept: a deep copy of the bot (a fork's) copies its
+        # stream, but would keep a bound builtin method pointing at the original one
+        bits = self.rng.getrandbits
+        m = high - low + 1
+        width = m.bit_length()
+        r = bits(width)
+        while r >= m:
+            r = bits(width)
+        k = low + r
         if k == 1:
-            return [below(n)]
+            width = n.bit_length()
+            r = bits(width)
+            while r >= n:
+                r = bits(width)
+            return [r]
         return sorted(self.rng.sample(range(n), k)) if k else []
 
 

@@ -371,8 +371,15 @@ def event_subject(g: Game) -> int:
     return -1 if t is None else t.subject
 
 
+def note_decision(g: Game, d: Decision) -> None:
+    """``d`` is the decision about to be logged (engine side: a seat's log, which listens to
+    the log, relabels it; see :func:`last_decision`)."""
+    _table(g).last = weakref.ref(d)
+
+
 def last_decision(g: Game) -> Decision | None:
-    """The decision ``g`` asked last (engine side: for :mod:`cardscript.runtime.seatlog`)."""
+    """The decision ``g`` logged last (engine side: for :mod:`cardscript.runtime.seatlog`,
+    which reads it as the decision's log entry is emitted; noted only when the game logs)."""
     t = _TABLES.get(g)
     return None if t is None or t.last is None else t.last()
 
@@ -397,11 +404,9 @@ def bind(g: Game, seat: int, agent: Agent) -> None:
 
 def ask(g: Game, agent: Agent, d: Decision) -> list[int]:
     """``agent``'s answer to ``d``: an engine agent reads the game, a player its views."""
-    t = _table(g)
-    t.last = weakref.ref(d)
     if isinstance(agent, EngineAgent):
         return agent.answer(g, d)
-    s = t.seats[d.player]
+    s = _table(g).seats[d.player]
     s.decision, s.serial = d, next(_serials)
     view = s.view  # observe(), inlined: the table is in hand
     if view is None:

@@ -86,3 +86,23 @@ def test_greedy_skips_actions_the_script_values_below_zero(tmp_path):
     result = Engine(d, 1, [HeuristicAgent()], 1).run()
     assert result.scores[0] == 1
     assert sum(e["kind"] == "action" for e in result.log if e["t"] == "decision") == 2
+
+
+def test_random_agent_draws_as_randint_and_sample():
+    """RandomAgent.choose writes out CPython's _randbelow: its answers and the state of its
+    stream afterwards must stay those of ``randint(low, high)`` then ``sorted(sample(range(n), k))``."""
+    import random
+    from types import SimpleNamespace
+
+    agent = RandomAgent()
+    agent.bind(0, 12345)
+    ref = random.Random(12345)
+    cases = [(1, 1, n) for n in range(1, 40)] + [(0, 1, n) for n in range(0, 12)] + \
+        [(low, high, n) for n in range(0, 9) for low in range(0, 4) for high in range(low, 6) if low <= min(high, n)]
+    for _ in range(30):
+        for low, high, n in cases:
+            d = SimpleNamespace(size=n, low=low, high=high)
+            got = agent.choose(None, d)
+            k = ref.randint(low, min(high, n))
+            assert got == sorted(ref.sample(range(n), k)), (low, high, n)
+            assert agent.rng.getstate() == ref.getstate()

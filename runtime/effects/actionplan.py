@@ -13,10 +13,11 @@ definition, at its first use.
   worked out once per definition, and the zones are read as they lie;
 * ``keyed`` — a ``choose`` whose filter reads only the card (its face, its printed words,
   its attributes as a player sees them: 'cost of it for you'), counters and your marks
-  (``buy: ... where it is face up and cost of it for you <= your power``): the candidates
-  are remembered with everything they were found from (the cards offered, their faces,
-  the counter values, the modifiers, your marks), for the last few thousand such states;
-  the selector runs again only for a state not seen;
+  (``buy: ... where it is face up and cost of it for you <= your power``): whether each
+  card passes is remembered with everything its test reads (the seat, the counter values,
+  the modifiers, your marks; the card and, when read, its face), for the last few
+  thousand such states; a card is tested again only under a state it was not seen in,
+  whatever pool it comes in;
 * ``test`` — anything else: the selector's candidates, or the action's condition, as before.
 
 The options, their order and the step budget are exactly as the selector gives them:
@@ -32,7 +33,10 @@ definition, rewrites each hint so that every part that
 
 * reads no card being valued (``it``), is pure and selects cards (the rules of
   :mod:`~cardscript.runtime.effects.hoist`, whose :class:`~.hoist.Hoisted` it reuses), and
-* is written the same way (the same classes and public fields, recursively)
+* is written the same way (the same classes and public fields, recursively), and
+* would be computed more than once in a pass (it is written in two places, or in a card's
+  hint, valued once per card): a part computed once anyway stays as written, as a memo
+  would only add its lookups (Hero Dice: 65 memos, 16 of them used more than once),
 
 is one shared :class:`~.hoist.Hoisted`: computed at its first use while the options of
 one decision are valued, remembered until the last. Shared parts nest: a sum of counts is
@@ -60,6 +64,8 @@ from cardscript.runtime.game import Game
 END = (None, None)
 #: how many states a ``keyed`` action remembers before it starts again
 KNOWN = 4096
+#: the step limit while one card of a ``keyed`` action is tested (:meth:`WindowPlan._test_card`)
+_NO_LIMIT = 1 << 62
 
 
 def shape(x: Any) -> Any:
@@ -78,10 +84,78 @@ def shape(x: Any) -> Any:
     return ("id", id(x))
 
 
-def _share(node: Any, memos: dict[Any, H.Hoisted]) -> Any:
-    """``node`` with its hoistable parts replaced by the shared memo of their shape; a
-    hoistable composite ('a + b', 'min(a, b)') is a memo of its rewritten copy, so its own
-    parts are shared with the other places that use them too."""
+class _Shapes:
+    """:func:`shape` as small keys, for one plan's making: each distinct shape is numbered
+    once (a key holds its class and its parts' keys, so it is hashed in one step), and each
+    object's key is found once. A plan asks the shape of every part of every hint, and
+    :func:`shape` of a part walks all of it again: Hero Dice's long hints took most of the
+    time of its first window. Two objects get the same key exactly when :func:`shape`
+    gives them equal shapes (tests/test_action_index.py checks it for every part of every
+    built-in game's hints). Objects are keyed by identity while the making lasts, so the
+    objects keyed are kept alive until then."""
+
+    __slots__ = ("known", "numbers", "scans")
+
+    def __init__(self) -> None:
+        self.known: dict[int, tuple[Any, Any]] = {}  # id(x) -> (x, its key)
+        self.scans: dict[int, tuple[Any, bool]] = {}  # id(x) -> (x, x is shareable): see _shareable
+        self.numbers: dict[tuple[Any, ...], tuple[Any, int]] = {}
+
+    def key(self, x: Any) -> Any:
+        if x is None or isinstance(x, (bool, int, str, float)):
+            return x  # as shape(): the value itself
+        seen = self.known.get(id(x))
+        if seen is not None:
+            return seen[1]
+        flat: tuple[Any, ...]
+        if isinstance(x, Node):
+            fields: tuple[str, ...] = type(x).__slots__
+            flat = (type(x), *(self.key(getattr(x, f)) for f in fields if not f.startswith("_")))
+        elif isinstance(x, (list, tuple)):
+            flat = (type(x), *(self.key(i) for i in x))
+        elif isinstance(x, frozenset):
+            flat = (frozenset, frozenset(self.key(i) for i in x))
+        else:
+            flat = ("id", id(x))
+        key = self.numbers.get(flat)
+        if key is None:
+            key = self.numbers[flat] = (_Shapes, len(self.numbers))  # no shape() value is such a pair
+        self.known[id(x)] = (x, key)
+        return key
+
+
+def _shareable(node: Any, shapes: _Shapes) -> bool:
+    """``node`` may be one shared part: it reads no card being valued, is pure and selects
+    cards (:func:`~.hoist._scan`; found once per object while a plan is made)."""
+    seen = shapes.scans.get(id(node))
+    if seen is None:
+        scan = H._scan(node)
+        seen = shapes.scans[id(node)] = (node, scan is not None and not scan[0] and scan[1])
+    return seen[1]
+
+
+def _uses(node: Any, uses: dict[Any, int], shapes: _Shapes) -> None:
+    """Count in ``uses`` how often a pass computes each shareable part of ``node`` (by its
+    :func:`shape`) when nothing is shared: a part met again is one computation more, and
+    its own parts are counted once, at its first place (shared, it is computed once)."""
+    if _shareable(node, shapes):
+        key = shapes.key(node)
+        uses[key] = uses.get(key, 0) + 1
+        if uses[key] > 1:
+            return
+    fields = H._COMPOSITE.get(_generic(node))
+    for slot in fields or ():
+        value = getattr(node, slot)
+        for v in value if isinstance(value, list) else (value,):
+            _uses(v, uses, shapes)
+
+
+def _share(node: Any, memos: dict[Any, H.Hoisted], uses: dict[Any, int], shapes: _Shapes) -> Any:
+    """``node`` with its shareable parts that a pass would compute more than once
+    (``uses``, from :func:`_uses`) replaced by the shared memo of their shape; a composite
+    ('a + b', 'min(a, b)') is copied with its parts shared, and is a memo itself when it
+    is used more than once, so its own parts are shared with the other places that use
+    them too. A part used once stays as it is: a memo would only add its lookups."""
     fields = H._COMPOSITE.get(_generic(node))
     new = node
     if fields:
@@ -91,22 +165,22 @@ def _share(node: Any, memos: dict[Any, H.Hoisted]) -> Any:
             value = getattr(node, slot)
             if slot in fields:
                 if isinstance(value, list):
-                    parts: Any = [_share(v, memos) for v in value]
+                    parts: Any = [_share(v, memos, uses, shapes) for v in value]
                     changed = changed or any(a is not b for a, b in zip(parts, value, strict=True))
                 else:
-                    parts = _share(value, memos)
+                    parts = _share(value, memos, uses, shapes)
                     changed = changed or parts is not value
                 value = parts
             object.__setattr__(copy, slot, value)
         if changed:
             new = copy
-    scan = H._scan(node)
-    if scan is not None and not scan[0] and scan[1]:
-        key = shape(node)
-        memo = memos.get(key)
-        if memo is None:
-            memo = memos[key] = H.Hoisted(new)
-        return memo
+    if _shareable(node, shapes):
+        key = shapes.key(node)
+        if uses.get(key, 0) > 1:
+            memo = memos.get(key)
+            if memo is None:
+                memo = memos[key] = H.Hoisted(new)
+            return memo
     return new
 
 
@@ -203,9 +277,9 @@ class WindowPlan:
     Attributes:
         actions: the definition's list of actions the plan was made for.
         plans: per action, its option plan (:func:`option_plan`).
-        known: per ``keyed`` action, key -> (candidates, steps) of the states seen (up to
-            :data:`KNOWN`, then forgotten); a key holds all the candidates depend on, so it
-            serves every game of the definition.
+        known: per ``keyed`` action, state key -> {card key -> (passes, steps)} of the
+            states seen (up to :data:`KNOWN`, then forgotten); a state key and a card key
+            hold all a card's test depends on, so they serve every game of the definition.
         plain: id(action) -> its rewritten ``prefer`` (actions without a choose).
         card: id(action) -> (sign, rewritten expression) of its choose's ``prefer``.
         memos: every shared part of the hints, forgotten at the start and the end of each pass.
@@ -218,9 +292,18 @@ class WindowPlan:
         memos: dict[Any, H.Hoisted] = {}
         self.actions = actions
         self.plans = [option_plan(a, g) for a in actions]
-        self.known: list[dict[tuple[Any, ...], tuple[list[int], int]]] = [{} for _ in actions]
-        self.plain = {id(a): _share(a.prefer, memos) for a in actions if a.choose is None and a.prefer is not None}
-        self.card = {id(a): (a.choose.prefer[0], _share(a.choose.prefer[1], memos))
+        self.known: list[dict[tuple[Any, ...], dict[int, tuple[bool, int]]]] = [{} for _ in actions]
+        uses: dict[Any, int] = {}
+        shapes = _Shapes()
+        for a in actions:
+            if a.choose is None and a.prefer is not None:
+                _uses(a.prefer, uses, shapes)
+            elif a.choose is not None and a.choose.prefer is not None:
+                for _ in range(2):  # valued once per card: any part of it, more than once a pass
+                    _uses(a.choose.prefer[1], uses, shapes)
+        self.plain = {id(a): _share(a.prefer, memos, uses, shapes)
+                      for a in actions if a.choose is None and a.prefer is not None}
+        self.card = {id(a): (a.choose.prefer[0], _share(a.choose.prefer[1], memos, uses, shapes))
                      for a in actions if a.choose is not None and a.choose.prefer is not None}
         self.memos = tuple(memos.values())
         self.running = False
@@ -296,27 +379,67 @@ class WindowPlan:
         return pool
 
     def _keyed(self, g: Game, ctx: Ctx, i: int, act: Any, data: Any) -> list[int]:
+        """The candidates of a ``keyed`` action, card by card: whether a card passes the
+        selector's filters (and the steps its test takes) depends only on the card, its
+        face when the filter reads it, and the state the filter reads (the seat, the
+        counters, the modifiers, the marks: :class:`_Reads`). So the answer is remembered
+        per state and card, not per state and pool: a new pool, or a new counter value
+        met with cards already seen under it, costs no test (issue 11, "cheap
+        decisions"; a per-pool key missed in 63 % of Injustice's buy windows, every pool
+        being new). The steps are counted as the selector counts them: one per card of
+        the pool, plus each card's own test."""
         zones, reads = data
         pool = self._pool(g, ctx, zones)
         you = ctx.you
-        key: tuple[Any, ...] = (you, tuple(pool))
-        if reads.faces:
-            up = g.face_up
-            key += (tuple([up[c] for c in pool]),)
+        key: tuple[Any, ...] = (you,)
         if reads.counters:
-            key += (tuple([g.get(c, you if yours else 0) for c, yours in reads.counters]),)
+            key += tuple([g.get(c, you if yours else 0) for c, yours in reads.counters])
         if reads.mods and g.attr_mods:
             key += (tuple(map(tuple, g.attr_mods)),)
         if reads.marks:
-            key += (tuple([g.player_marked(ctx, mark, you, this_turn) for mark, this_turn in reads.marks]),)
+            key += tuple([g.player_marked(ctx, mark, you, this_turn) for mark, this_turn in reads.marks])
         known = self.known[i]
-        hit = known.get(key)
-        if hit is not None and g.steps + hit[1] <= g.step_limit:
-            g.steps += hit[1]  # the steps the selector took to find them
-            return hit[0]
-        start = g.steps
-        found = act.choose.candidates(g, ctx)
-        if len(known) >= KNOWN:
-            known.clear()
-        known[key] = (found, g.steps - start)
+        cards = known.get(key)
+        if cards is None:
+            if len(known) >= KNOWN:
+                known.clear()
+            cards = known[key] = {}
+        up = g.face_up if reads.faces else None
+        steps = len(pool)
+        found = []
+        for c in pool:
+            ck = c + c + up[c] if up is not None else c  # the card and, when read, its face
+            seen = cards.get(ck)
+            if seen is None:
+                seen = cards[ck] = self._test_card(g, ctx, act.choose, c)
+            if seen[0]:
+                found.append(c)
+            steps += seen[1]
+        if g.steps + steps > g.step_limit:  # the selector itself stops the game where it runs out
+            return act.choose.candidates(g, ctx)
+        g.steps += steps
         return found
+
+    @staticmethod
+    def _test_card(g: Game, ctx: Ctx, sel: Any, c: int) -> tuple[bool, int]:
+        """Whether card ``c`` passes ``sel``'s name, types and filters (in the selector's
+        order, the first that fails ends the test, as each filter drops the card from the
+        pool), and the steps its tests take. The filters of a ``keyed`` plan are pure
+        (:func:`_reads`): the test changes nothing but the steps, which are given back, and
+        it runs with no budget (the caller checks the budget for the whole pool)."""
+        if (sel.name and g.card_names[c] != sel.name) or (sel.types and not card_has(g, c, sel.types)):
+            return False, 0
+        start, limit, saved = g.steps, g.step_limit, ctx.it
+        g.step_limit = _NO_LIMIT  # the budget is the caller's to check, for the whole pool
+        ok = True
+        try:
+            ctx.it = c
+            for fk, data in sel.filters:
+                # 'where': the condition as written; else a printed word the card has or has not
+                ok = bool(data.test(g, ctx)) if fk == "where" else card_has(g, c, data) != (fk == "has_not")
+                if not ok:
+                    break
+            return ok, g.steps - start
+        finally:
+            ctx.it = saved
+            g.steps, g.step_limit = start, limit

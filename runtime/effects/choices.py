@@ -3,7 +3,8 @@ window (:class:`TakeActions`) with its lazily built option labels and bot values
 
 from __future__ import annotations
 
-from typing import Any
+import weakref
+from typing import TYPE_CHECKING, Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
@@ -13,6 +14,9 @@ from cardscript.runtime.effects.selectors import choose_cards
 from cardscript.runtime.errors import MAX_ACTIONS_PER_TURN, RunawayError
 from cardscript.runtime.game import Game
 from cardscript.runtime.game.timing import GrantedAction
+
+if TYPE_CHECKING:
+    from cardscript.runtime.definition import GameDefinition
 
 
 class May(Node):
@@ -124,6 +128,34 @@ class _ActionValues:
         return out
 
 
+#: id(definition) -> (the definition, weakly; its one WindowPlan): every 'take actions' of a
+#: definition (Hero Dice has two) shares one plan, made once (its making walks every hint)
+_PLANS: dict[int, tuple[weakref.ref[GameDefinition], WindowPlan]] = {}
+
+
+def plan_for(g: Game) -> WindowPlan:
+    """The :class:`WindowPlan` of ``g``'s definition, made at its first window and kept
+    while the definition lives (as :func:`~cardscript.runtime.game.layout.layout_for`)."""
+    d = g.d
+    entry = _PLANS.get(id(d))
+    if entry is None or entry[0]() is not d:  # a definition not seen (or one gone, its id reused)
+        ref = weakref.ref(d)
+        weakref.finalize(d, _forget, id(d), ref)
+    elif entry[1].actions is d.actions:
+        return entry[1]
+    else:  # its list of actions was replaced: a plan for the new one
+        ref = entry[0]
+    plan = WindowPlan(d.actions, g)
+    _PLANS[id(d)] = (ref, plan)
+    return plan
+
+
+def _forget(key: int, ref: weakref.ref[GameDefinition]) -> None:
+    entry = _PLANS.get(key)
+    if entry is not None and entry[0] is ref:
+        del _PLANS[key]
+
+
 class TakeActions(Node):
     """The free-action window: offer every legal action, then the actions granted for this
     turn (:class:`~cardscript.runtime.game.timing.GrantedAction`), plus 'end turn', until the
@@ -132,12 +164,12 @@ class TakeActions(Node):
     __slots__ = ("_plan",)
 
     def __init__(self) -> None:
-        self._plan: WindowPlan | None = None  # made at the first window, for its definition
+        self._plan: WindowPlan | None = None  # its definition's plan (plan_for), found at the first window
 
     def run(self, g: Game, ctx: Ctx) -> int:
         plan = self._plan
         if plan is None or plan.actions is not g.d.actions:
-            plan = self._plan = WindowPlan(g.d.actions, g)
+            plan = self._plan = plan_for(g)
         if g.between_turns:  # the check's CS213 misses a trigger or block that takes actions
             g.no_actions_between_turns(ctx.this)
         taken = 0

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, cast
 from cardscript.runtime.decision import Decision
 from cardscript.runtime.errors import InvalidDecision
 from cardscript.runtime.game.state import GameState
-from cardscript.runtime.observation import ask
+from cardscript.runtime.observation import ask, note_decision
 
 if TYPE_CHECKING:
     from cardscript.runtime.game import Game
@@ -34,6 +34,7 @@ class DecisionOps(GameState):
                 f"{agent.name} answered {picks} to a {decision.kind} decision of P{decision.player + 1} "
                 f"with {n} options, needing {decision.low}..{decision.high} picks: {decision.labels}")
         if self.logging:
+            note_decision(cast("Game", self), decision)  # a seat's log relabels it for its seat
             self.emit_log({"t": "decision", "player": decision.player, "kind": decision.kind,
                            "purpose": decision.purpose, "options": decision.labels, "chose": picks})
         return picks
