@@ -276,3 +276,23 @@ def test_fixed_attributes_do_not_change_in_play() -> None:
         fresh = Game(g.d, g.n, g.agents, g.seed)
         for name in FIXED - settings:
             assert getattr(g, name) == getattr(fresh, name), f"{name} changed during play: it is state, not FIXED"
+
+
+def test_drawing_after_a_snapshot_or_restore_leaves_the_snapshot_as_it_was() -> None:
+    # The RNG is shared copy-on-write between a game and its snapshots (GameState.rng): a draw
+    # after a snapshot, or after each of several restores, must not advance the snapshot's.
+    g = Engine(definition("injustice", []), 4, bots("random", 4), 3).game
+    pick = random.Random(11)
+    for _ in range(30):
+        snap = g.snapshot()
+        state = snap.rng.getstate()
+        draws = [g.rng.random() for _ in range(pick.randrange(1, 4))]
+        assert snap.rng.getstate() == state
+        for _ in range(pick.randrange(1, 3)):
+            g.restore(snap)
+            if pick.random() < 0.5:
+                assert g.snapshot() == snap  # a snapshot of a snapshot shares the same Random
+            assert [g.rng.random() for _ in draws] == draws
+            assert snap.rng.getstate() == state
+        c = g.copy()
+        assert c.rng is not g.rng and c.rng.getstate() == g.rng.getstate()
