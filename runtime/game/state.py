@@ -64,6 +64,9 @@ class GameState:
         self.agents = list(agents)
         self._rng = random.Random(seed)
         self._rng_shared = False
+        #: the last snapshot this game took or was restored from, whose containers the next
+        #: snapshot shares where they are equal (runtime/game/snapshot.py); None: none yet
+        self._last: Any = None
         self.seed = seed
         self.logging = log
         self.log: list[dict[str, Any]] = []
