@@ -33,7 +33,7 @@ def defs() -> dict[str, Any]:
 
 
 def _state(g: Game) -> dict[str, Any]:
-    out = {k: v for k, v in vars(g).items() if k not in ("rng", "agents")}
+    out = {k: v for k, v in vars(g).items() if k not in ("_rng", "agents")}  # the RNG by its state
     out["rng"] = g.rng.getstate()
     return out
 

@@ -128,7 +128,8 @@ def _deepcopy_snapshots(monkeypatch, broken: bool = False) -> None:
     def restore(self, snap):
         state = copy.deepcopy(snap, {id(self): self, id(self.d): self.d})
         if broken:
-            state.pop("rng")  # the game goes on with its RNG where the last run left it
+            state.pop("_rng")  # the game goes on with its RNG where the last run left it
+            state.pop("_rng_shared")
         self.__dict__.update(state)
 
     monkeypatch.setattr(Game, "snapshot", snapshot, raising=False)

@@ -276,3 +276,61 @@ def test_fixed_attributes_do_not_change_in_play() -> None:
         fresh = Game(g.d, g.n, g.agents, g.seed)
         for name in FIXED - settings:
             assert getattr(g, name) == getattr(fresh, name), f"{name} changed during play: it is state, not FIXED"
+
+
+def test_drawing_after_a_snapshot_or_restore_leaves_the_snapshot_as_it_was() -> None:
+    # The RNG is shared copy-on-write between a game and its snapshots (GameState.rng): a draw
+    # after a snapshot, or after each of several restores, must not advance the snapshot's.
+    g = Engine(definition("injustice", []), 4, bots("random", 4), 3).game
+    pick = random.Random(11)
+    for _ in range(30):
+        snap = g.snapshot()
+        state = snap.rng.getstate()
+        draws = [g.rng.random() for _ in range(pick.randrange(1, 4))]
+        assert snap.rng.getstate() == state
+        for _ in range(pick.randrange(1, 3)):
+            g.restore(snap)
+            if pick.random() < 0.5:
+                assert g.snapshot() == snap  # a snapshot of a snapshot shares the same Random
+            assert [g.rng.random() for _ in draws] == draws
+            assert snap.rng.getstate() == state
+        c = g.copy()
+        assert c.rng is not g.rng and c.rng.getstate() == g.rng.getstate()
+
+
+def test_changes_after_a_snapshot_or_restore_never_reach_a_snapshot() -> None:
+    # Snapshots share equal containers with the game's last snapshot (slots, sets, marks) and
+    # a restore keeps the game's own equal containers: random moves, counter changes and marks
+    # after each snapshot and each restore must leave every snapshot taken as it was.
+    eng = Engine(definition("injustice", []), 4, bots("random", 4), 5)
+    eng.setup()
+    for p in range(4):
+        eng.play_one_turn(p)
+    g = eng.game
+    pick = random.Random(2)
+    cards = [c for s in g.slots for c in s]
+    kept: list[tuple[Snapshot, str]] = []
+
+    def mutate() -> None:
+        for _ in range(pick.randrange(0, 4)):
+            what = pick.randrange(4)
+            if what == 0:
+                g.move(pick.choice(cards), pick.randrange(len(g.slots)), pick.random() < 0.3)
+            elif what == 1:
+                g.change(pick.randrange(len(g.d.counters)), pick.randrange(4), pick.randrange(-2, 3))
+            elif what == 2:
+                g.turn_pmarks.setdefault(pick.choice(["a", "b"]), set()).add(pick.randrange(4))
+            else:
+                g.fired.add((pick.randrange(9), pick.randrange(9)))
+
+    for _ in range(200):
+        if kept and pick.random() < 0.5:
+            snap, _ = pick.choice(kept)
+            g.restore(snap)
+            assert g.snapshot() == snap
+        else:
+            snap = g.snapshot()
+            kept.append((snap, repr(snap._key())))
+        mutate()
+        for s, text in kept:
+            assert repr(s._key()) == text

@@ -3,8 +3,12 @@
 decisions and turn-start checkpoints that :mod:`.forks` replays.
 
 A snapshot holds flat copies of every container of the state (list slices, ``dict.copy``;
-no ``copy.deepcopy``) and the RNG's state; it is never changed by play, so it can be
-restored any number of times. What it means to restore one depends on where it was taken:
+no ``copy.deepcopy``) and the game's RNG (shared copy-on-write: ``GameState.rng``); it is
+never changed by play, so it can be restored any number of times. Containers that are equal
+to those of the game's last snapshot (slots, sets, marks) are that snapshot's objects,
+shared: no snapshot's container is ever changed, and a game never holds one.
+
+What it means to restore one depends on where it was taken:
 
 * **at a turn boundary** (a *checkpoint*, ``next_player >= 0``): the engine is between two
   turns, nothing is on the Python stack; :func:`~cardscript.runtime.game.forks.resume` plays
@@ -24,7 +28,7 @@ when an attribute is neither, so a new field cannot be left out by mistake.
 from __future__ import annotations
 
 import random
-from operator import attrgetter
+from operator import attrgetter, methodcaller
 from typing import Any
 
 from cardscript.runtime.context import Ctx
@@ -54,7 +58,7 @@ SETS = ("fired", "computing", "replacing", "event_counts", "controller", "trigge
 #: marks for the turn: name -> set of seats / cards
 MARKS = ("turn_pmarks", "turn_cmarks")
 #: state with its own copy rule (see :meth:`SnapshotOps.snapshot`)
-SPECIAL = ("slots", "attr_mods", "granted", "rigged", "rng", "log", "delayed")
+SPECIAL = ("slots", "attr_mods", "granted", "rigged", "_rng", "_rng_shared", "log", "delayed", "_last")
 #: the record of a recorded game (:meth:`SnapshotOps.record`), on the instance only while recording
 RECORDING = ("history", "checkpoints", "start_first", "decide", "new_turn")
 #: every attribute a snapshot covers
@@ -64,6 +68,10 @@ _atoms = attrgetter(*ATOMS)
 _lists = attrgetter(*LISTS)
 _sets = attrgetter(*SETS)
 _new = object.__new__
+#: a set's or a dict's shallow copy
+_copy = methodcaller("copy")
+#: the RNG of a blank game (shared, never drawn from: see GameState.rng)
+_RNG0 = random.Random(0)
 
 
 class Snapshot:
@@ -88,15 +96,16 @@ class Snapshot:
     next_player: int
     answered: int
     atoms: tuple[Any, ...]
-    lists: tuple[tuple[Any, ...], ...]
+    lists: tuple[list[Any], ...]
     sets: list[Any]
     marks: tuple[dict[str, set[int]], dict[str, set[int]]]
-    slots: tuple[tuple[int, ...], ...]
+    slots: list[list[int]]
     attr_mods: list[list[Any]]
     granted: list[GrantedAction]
     delayed: tuple[tuple[tuple[str, int], tuple[DelayedEffect, ...]], ...]
     rigged: list[tuple[str, list[Any]]]
-    rng: tuple[Any, ...]
+    #: the game's Random when it was taken, shared copy-on-write (see GameState.rng): never drawn from
+    rng: random.Random
     log: list[dict[str, Any]]
     log_len: int
     history: list[tuple[list[int], int]] | None
@@ -114,7 +123,7 @@ class Snapshot:
         delayed = [(key, [(id(x.node), x.player, x.seq, _ctx_key(x.ctx)) for x in xs]) for key, xs in self.delayed]
         granted = [(g.name, g.player, g.left, id(g.body), _ctx_key(g.ctx)) for g in self.granted]
         return (id(self.definition), self.seats, self.next_player, self.atoms, lists, delayed, self.sets,
-                self.marks, self.slots, self.attr_mods, granted, self.rigged, self.rng, self.log_len,
+                self.marks, self.slots, self.attr_mods, granted, self.rigged, self.rng.getstate(), self.log_len,
                 self.answered, self.start_first)
 
     def __eq__(self, other: object) -> bool:
@@ -166,19 +175,44 @@ class SnapshotOps(GameState):
         s = _new(Snapshot)
         s.definition, s.seats, s.next_player = self.d, self.n, next_player
         s.atoms = _atoms(self)
-        # Tuples: the cyclic GC stops tracking a tuple of ints, so kept snapshots (a recorded
-        # game's checkpoints) cost it nothing.
-        s.lists = tuple(map(tuple, _lists(self)))
+        # Structural sharing: a slot, set or marks dict equal to the last snapshot's (taken
+        # or restored) is that snapshot's own object, shared (no snapshot's container is ever
+        # changed); one that differs is copied. For these small containers comparing is
+        # cheaper than copying (no allocation, nothing to free later), and between two
+        # snapshots of a game most are the same (a move changes two slots). The per-card lists
+        # are copied: a list of 255 ints compares no faster than it copies (callgrind), and
+        # ``loc`` and ``came_from`` change with every move.
+        # ``==`` is exact here: each container holds values of one type (ints, bools, strs,
+        # None, tuples of them), for which equal values are interchangeable.
+        last = self._last
+        lists = _lists(self)
+        slots = self.slots
+        sets = _sets(self)
+        pm, cm = self.turn_pmarks, self.turn_cmarks
+        if last is None:
+            s.lists = tuple(map(list.copy, lists))
+            s.slots = list(map(list.copy, slots))
+            s.sets = list(map(_copy, sets))
+            s.marks = ({k: v.copy() for k, v in pm.items()}, {k: v.copy() for k, v in cm.items()})
+        else:
+            s.lists = tuple(map(list.copy, lists))
+            ls = last.slots
+            s.slots = ls if slots == ls else [p if c == p else c.copy() for c, p in zip(slots, ls, strict=True)]
+            s.sets = [p if c == p else c.copy() for c, p in zip(sets, last.sets, strict=True)]
+            lp, lc = last.marks
+            s.marks = (lp if pm == lp else {k: v.copy() for k, v in pm.items()},
+                       lc if cm == lc else {k: v.copy() for k, v in cm.items()})
+        self._last = s
         # pending delayed effects, filed by (event, seat): each its own copy
-        s.delayed = tuple((key, tuple(map(_clone_delayed, xs))) for key, xs in self.delayed.items())
-        s.sets = [x.copy() for x in _sets(self)]
-        s.marks = ({k: v.copy() for k, v in self.turn_pmarks.items()},
-                   {k: v.copy() for k, v in self.turn_cmarks.items()})
-        s.slots = tuple(map(tuple, self.slots))
+        # (mostly empty: an empty one costs no comprehension)
+        dl = self.delayed
+        s.delayed = tuple([(key, tuple(map(_clone_delayed, xs))) for key, xs in dl.items()]) if dl else ()
         s.attr_mods = list(map(list.copy, self.attr_mods))
-        s.granted = [_clone_grant(ga) for ga in self.granted]
-        s.rigged = [(kind, list(v)) for kind, v in self.rigged]
-        s.rng = self.rng.getstate()
+        s.granted = [_clone_grant(ga) for ga in self.granted] if self.granted else []
+        s.rigged = [(kind, list(v)) for kind, v in self.rigged] if self.rigged else []
+        # The RNG, copy-on-write: the game copies it before its next draw (GameState.rng).
+        s.rng = self._rng
+        self._rng_shared = True
         # The log, the history and the checkpoints only grow, and a restore gives the game new
         # lists (never truncates one): the snapshot keeps the list and its length.
         s.log, s.log_len = self.log, len(self.log)
@@ -190,8 +224,8 @@ class SnapshotOps(GameState):
 
     def restore(self, s: Snapshot) -> None:
         """Put the game back in the state of ``s`` (which stays as it was: it can be restored
-        again). The game's containers are replaced by copies: hold no references to them across
-        a restore. While the log is off, the log is left as it is.
+        again). The game's containers are replaced by copies, or kept where they equal the
+        snapshot's: hold no references to them across a restore. While the log is off, the log is left as it is.
 
         Raises:
             ValueError: ``s`` was taken in a game of another definition or number of players.
@@ -200,20 +234,34 @@ class SnapshotOps(GameState):
             raise ValueError(f"a snapshot of {s.definition.name} for {s.seats} players cannot be restored "
                              f"into a game of {self.d.name} for {self.n} players")
         d = self.__dict__
-        for name, v in zip(ATOMS, s.atoms, strict=True):
-            d[name] = v
-        for name, v in zip(LISTS, s.lists, strict=True):
-            d[name] = list(v)
-        self.delayed = {key: list(map(_clone_delayed, xs)) for key, xs in s.delayed}
-        for name, v in zip(SETS, s.sets, strict=True):
-            d[name] = v.copy()
-        self.turn_pmarks = {k: v.copy() for k, v in s.marks[0].items()}
-        self.turn_cmarks = {k: v.copy() for k, v in s.marks[1].items()}
-        self.slots = list(map(list, s.slots))
+        # dict.update of zips and maps: the loops run in C (no bytecode per attribute)
+        d.update(zip(ATOMS, s.atoms, strict=True))
+        d.update(zip(LISTS, map(list.copy, s.lists), strict=True))
+        if self._last is None:  # a new or blank game: nothing to compare with
+            d.update(zip(SETS, map(_copy, s.sets), strict=True))
+            self.slots = list(map(list.copy, s.slots))
+            self.turn_pmarks = {k: v.copy() for k, v in s.marks[0].items()}
+            self.turn_cmarks = {k: v.copy() for k, v in s.marks[1].items()}
+        else:
+            # A container of the game equal to the snapshot's is kept (it is the game's own,
+            # never a snapshot's); one that differs is replaced by a copy. See snapshot().
+            for name, v in zip(SETS, s.sets, strict=True):
+                if d[name] != v:
+                    d[name] = v.copy()
+            ss = s.slots
+            if self.slots != ss:
+                self.slots = [c if c == p else p.copy() for c, p in zip(self.slots, ss, strict=True)]
+            if self.turn_pmarks != s.marks[0]:
+                self.turn_pmarks = {k: v.copy() for k, v in s.marks[0].items()}
+            if self.turn_cmarks != s.marks[1]:
+                self.turn_cmarks = {k: v.copy() for k, v in s.marks[1].items()}
+        self._last = s
+        # mostly empty: an empty one costs no comprehension
+        self.delayed = {key: list(map(_clone_delayed, xs)) for key, xs in s.delayed} if s.delayed else {}
         self.attr_mods = list(map(list.copy, s.attr_mods))
-        self.granted = [_clone_grant(ga) for ga in s.granted]
-        self.rigged = [(kind, list(v)) for kind, v in s.rigged]
-        self.rng.setstate(s.rng)
+        self.granted = [_clone_grant(ga) for ga in s.granted] if s.granted else []
+        self.rigged = [(kind, list(v)) for kind, v in s.rigged] if s.rigged else []
+        d["_rng"], d["_rng_shared"] = s.rng, True  # copied before the game's next draw
         rewind(self)  # type: ignore[arg-type]  # only ever part of a Game
         if self.logging and (self.log is not s.log or len(self.log) != s.log_len):
             self.log = s.log[:s.log_len]
@@ -245,8 +293,10 @@ class SnapshotOps(GameState):
         other.agents = list(self.agents)
         other.listeners = []
         other.tracing = False
-        other.rng = random.Random(0)
+        # an RNG in the state of Random(0), shared: a restore replaces it, seeding one is ~10 µs
+        other._rng, other._rng_shared = _RNG0, True
         other.log = []
+        other._last = None
         return other
 
     # ------------------------------------------------------------ the record of a game
