@@ -36,7 +36,7 @@ definition, rewrites each hint so that every part that
 * is written the same way (the same classes and public fields, recursively), and
 * would be computed more than once in a pass (it is written in two places, or in a card's
   hint, valued once per card): a part computed once anyway stays as written, as a memo
-  would only add its lookups (Hero Dice: 65 memos, 16 of them used more than once),
+  would only add its lookups (one built-in game: 65 memos, 16 of them used more than once),
 
 is one shared :class:`~.hoist.Hoisted`: computed at its first use while the options of
 one decision are valued, remembered until the last. Shared parts nest: a sum of counts is
@@ -88,7 +88,7 @@ class _Shapes:
     """:func:`shape` as small keys, for one plan's making: each distinct shape is numbered
     once (a key holds its class and its parts' keys, so it is hashed in one step), and each
     object's key is found once. A plan asks the shape of every part of every hint, and
-    :func:`shape` of a part walks all of it again: Hero Dice's long hints took most of the
+    :func:`shape` of a part walks all of it again: one built-in game's long hints took most of the
     time of its first window. Two objects get the same key exactly when :func:`shape`
     gives them equal shapes (tests/test_action_index.py checks it for every part of every
     built-in game's hints). Objects are keyed by identity while the making lasts, so the
@@ -385,7 +385,7 @@ class WindowPlan:
         counters, the modifiers, the marks: :class:`_Reads`). So the answer is remembered
         per state and card, not per state and pool: a new pool, or a new counter value
         met with cards already seen under it, costs no test (issue 11, "cheap
-        decisions"; a per-pool key missed in 63 % of Injustice's buy windows, every pool
+        decisions"; a per-pool key missed in 63 % of one built-in game's buy windows, every pool
         being new). The steps are counted as the selector counts them: one per card of
         the pool, plus each card's own test."""
         zones, reads = data

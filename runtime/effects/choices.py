@@ -129,7 +129,7 @@ class _ActionValues:
 
 
 #: id(definition) -> (the definition, weakly; its one WindowPlan): every 'take actions' of a
-#: definition (Hero Dice has two) shares one plan, made once (its making walks every hint)
+#: definition (a game may have several) shares one plan, made once (its making walks every hint)
 _PLANS: dict[int, tuple[weakref.ref[GameDefinition], WindowPlan]] = {}
 
 

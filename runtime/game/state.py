@@ -144,7 +144,7 @@ class GameState:
 
     # ------------------------------------------------------------ the RNG
     # Copy-on-write: a snapshot does not copy the RNG's state (getstate() + setstate() were
-    # ~18 µs, 40 % of a snapshot plus restore of a 4-player Injustice game), it takes the
+    # ~18 µs, 40 % of bench's snapshot plus restore of a 4-player game), it takes the
     # game's Random object as it is and marks it shared (``_rng_shared``); so does a restore.
     # A shared Random is never advanced: the first read of ``rng`` after a snapshot or a
     # restore gives the game its own copy. A game that snapshots and restores without
