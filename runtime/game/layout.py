@@ -17,7 +17,7 @@ from cardscript.runtime.definition import GameDefinition
 
 #: the attributes a game shares with its layout (they never change during a game)
 FIXED_LAYOUT = (
-    "card_type", "card_attrs", "card_names", "card_words", "type_cards",
+    "card_type", "card_attrs", "card_names", "card_words", "type_cards", "named_cards",
     "zone_base", "slot_zone", "slot_owner", "slot_card", "counter_base", "counter_per_player",
     "trigger_events", "self_events", "static_events", "static_attrs", "static_marks", "computed_attrs",
     "enter_zones", "enter_names", "active_zones", "active_slots", "slot_face_up",
@@ -84,10 +84,14 @@ class Layout:
             type_cards[t].append(card)
         words = [ct.types | ct.keywords for ct in d.cards]
         names = [ct.name for ct in d.cards]
+        named: dict[str, list[int]] = {}
+        for card, t in enumerate(card_type):
+            named.setdefault(names[t], []).append(card)
         self.fixed: dict[str, Any] = {
             "card_type": card_type, "card_attrs": card_attrs,
             "card_names": [names[t] for t in card_type],
             "card_words": [words[t] for t in card_type], "type_cards": type_cards,
+            "named_cards": {name: tuple(cards) for name, cards in named.items()},
             "zone_base": zone_base, "slot_zone": slot_zone, "slot_owner": slot_owner, "slot_card": slot_card,
             "counter_base": counter_base,
             "counter_per_player": [c.per_player or c.per_card for c in d.counters],

@@ -30,6 +30,9 @@ class GameState:
     card_attrs: list[dict[str, Any]]
     #: each card's name (``card_name``), read without a call where a filter tests many cards
     card_names: list[str]
+    #: each card name -> the cards of that name, in number order (a selector naming a card
+    #: finds it in a large zone, such as the box at setup, without testing every card)
+    named_cards: dict[str, tuple[int, ...]]
     card_words: list[frozenset[str]]
     #: the components of each card type (replacements, issue 12)
     type_cards: list[list[int]]
