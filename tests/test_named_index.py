@@ -1,5 +1,5 @@
 """A selector naming a card in a large slot finds it through the layout's index of names
-(``Cards._named``, issue 11 "a card-by-name index for setup moves"): the same cards, in the
+(``base.named_in``, issue 11 "a card-by-name index for setup moves"): the same cards, in the
 same order, for the same steps as testing every card of the slot."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 import cardscript
 from cardscript.runtime.agents import make_agents
-from cardscript.runtime.effects import selectors
+from cardscript.runtime.effects import base, selectors
 from cardscript.runtime.engine import Engine
 
 
@@ -28,7 +28,7 @@ def _setup(definition, players: int, seed: int, shuffle_box: int | None):
 def test_the_index_finds_what_the_scan_finds(game, players, shuffle_box, monkeypatch):
     definition = cardscript.compile_game(game)
     indexed = _setup(definition, players, 5, shuffle_box)
-    monkeypatch.setattr(selectors, "_NAMED_SCAN", 10**9)  # every slot scanned
+    monkeypatch.setattr(selectors, "NAMED_SCAN", 10**9)  # every slot scanned
     scanned = _setup(definition, players, 5, shuffle_box)
     assert indexed == scanned
 
@@ -36,7 +36,7 @@ def test_the_index_finds_what_the_scan_finds(game, players, shuffle_box, monkeyp
 def test_the_index_is_used_at_setup(monkeypatch):
     definition = cardscript.compile_game("hero-dice-batman")
     calls = []
-    real = selectors.Cards._named
-    monkeypatch.setattr(selectors.Cards, "_named", lambda self, *a: calls.append(1) or real(self, *a))
+    real = base.named_in
+    monkeypatch.setattr(selectors, "named_in", lambda *a: calls.append(1) or real(*a))
     _setup(definition, 1, 5, None)
     assert len(calls) > 10

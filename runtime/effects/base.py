@@ -76,6 +76,22 @@ def card_has(g: Game, card: int, words: tuple[str, ...]) -> bool:
     return False
 
 
+#: a slot of more cards than this is searched through the layout's index of names
+#: (:func:`named_in`); a smaller one is scanned
+NAMED_SCAN = 16
+
+
+def named_in(g: Game, slot: int, cards: list[int], name: str) -> list[int]:
+    """The cards named ``name`` of ``slot`` (which holds ``cards``), top first, as a test of
+    every card of ``cards[::-1]`` finds them, but through the layout's index of names
+    (``named_cards``): a setup takes a few named cards out of a box of hundreds."""
+    loc = g.loc
+    pool = [c for c in g.named_cards.get(name, ()) if loc[c] == slot]
+    if len(pool) > 1:
+        pool.sort(key=cards.index, reverse=True)  # the order of cards[::-1]
+    return pool
+
+
 def nest_depth(x: Any) -> int:
     """How many levels of effect objects ``x`` (an object, or a list of them) holds, found
     iteratively: about how deep the Python stack grows while it runs. A block

@@ -7,7 +7,7 @@ from typing import Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
-from cardscript.runtime.effects.base import Node, as_number, card_has, specialised
+from cardscript.runtime.effects.base import NAMED_SCAN, Node, as_number, card_has, named_in, specialised
 from cardscript.runtime.effects.expressions import Const
 from cardscript.runtime.effects.pools import PoolFilter
 from cardscript.runtime.game import Game
@@ -263,8 +263,8 @@ class Cards(Node):
                 z, mine, top = src[0]
                 s = g.zone_base[z] + ctx.you if mine else g.zone_base[z]
                 cards = g.slots[s]
-                if self.name and not top and len(cards) > _NAMED_SCAN:
-                    return self._named(g, ctx, s, cards)
+                if self.name and not top and len(cards) > NAMED_SCAN:
+                    return self._filter(g, ctx, named_in(g, s, cards, self.name), len(cards))
                 pool = cards[-1:] if top else cards[::-1]
             else:
                 pool = []
@@ -296,32 +296,15 @@ class Cards(Node):
                     pool.extend(reversed(g.visible(s) if self._choice else g.slots[s]))
         return self._filter(g, ctx, pool)
 
-    def _named(self, g: Game, ctx: Ctx, s: int, cards: list[int]) -> list[int]:
-        """:meth:`candidates` of one large slot ``s`` (holding ``cards``) for a selector that
-        names a card: the cards of that name found through the layout's index
-        (``named_cards``) and kept in the pool's order, top first, instead of a test of
-        every card (a setup takes a few named cards out of a box of hundreds). The steps
-        are counted as :meth:`_filter` counts them: one per card of the slot."""
-        g.steps += len(cards)
+    def _filter(self, g: Game, ctx: Ctx, pool: list[int], counted: int = -1) -> list[int]:
+        """The candidates of ``pool`` (a new list) that pass the selector's name, types and filters;
+        ``counted`` >= 0: ``pool`` is :func:`~.base.named_in`'s, worth that many steps."""
+        g.steps += len(pool) if counted < 0 else counted
         if g.steps > g.step_limit:
             g.out_of_steps(ctx.this)
-        loc = g.loc
-        pool = [c for c in g.named_cards.get(self.name, ()) if loc[c] == s]
-        if len(pool) > 1:
-            pool.sort(key=cards.index, reverse=True)  # the order of cards[::-1]
-        return self._filter(g, ctx, pool, counted=True)
-
-    def _filter(self, g: Game, ctx: Ctx, pool: list[int], counted: bool = False) -> list[int]:
-        """The candidates of ``pool`` (a new list) that pass the selector's name, types and
-        filters; ``counted``: ``pool`` holds only cards of the selector's name already, and
-        its steps are counted (:meth:`_named`)."""
-        if not counted:
-            g.steps += len(pool)
-            if g.steps > g.step_limit:
-                g.out_of_steps(ctx.this)
-            if self.name:  # the per-card names of the layout: no call per card
-                name, card_names = self.name, g.card_names
-                pool = [c for c in pool if card_names[c] == name]
+        if self.name and counted < 0:  # the per-card names of the layout: no call per card
+            name, card_names = self.name, g.card_names
+            pool = [c for c in pool if card_names[c] == name]
         cw = g.card_words  # card_has, inlined: a card's words are a set
         if self.types:
             types = self.types
@@ -451,11 +434,6 @@ class _CardsAll(Cards):
     """'all cards in ZONE ...', 'each ...', a parameter: every candidate, no choice."""
 
     cards = Cards.candidates
-
-
-#: a slot of more cards than this is searched through the layout's index of names
-#: (:meth:`Cards._named`); a smaller one is scanned
-_NAMED_SCAN = 16
 
 
 def _prefix(g: Game, ctx: Ctx, prefix: tuple, pool: list[int]) -> list[int]:

@@ -41,7 +41,7 @@ from cardscript.runtime.observation import rewind
 #: or settings and observers that are not the game's state: shared by a copy, not snapshot
 FIXED = frozenset({
     "d", "n", "agents", "logging", "listeners", "tracing", "step_limit",
-    "card_type", "card_attrs", "card_names", "card_words", "type_cards",
+    "card_type", "card_attrs", "card_names", "card_words", "type_cards", "named_cards",
     "zone_base", "slot_zone", "slot_owner", "slot_card", "counter_base", "counter_per_player",
     "trigger_events", "self_events", "static_events", "static_attrs", "static_marks", "computed_attrs",
     "enter_zones", "enter_names", "active_zones", "active_slots", "slot_face_up",
