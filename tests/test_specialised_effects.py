@@ -301,11 +301,11 @@ def test_filters_tested_for_the_whole_pool_keep_the_cards_and_steps_of_the_per_c
         per_card = object.__new__(type(sel))
         for slot in E.Cards.__slots__:
             object.__setattr__(per_card, slot, getattr(sel, slot))
-        plan = sel._plan()
+        plan = sel._plan(g)
         pooled += sum(isinstance(rest, PoolFilter) for _fk, _p, rest, _h in plan)
         # the same plan, each pool test replaced by the condition it stands for
         per_card._filters = tuple((fk, p, rest.cond if isinstance(rest, PoolFilter) else rest, h)
-                                  for fk, p, rest, h in sel._plan())
+                                  for fk, p, rest, h in sel._plan(g))
         for mods in ([], [["cost", 0, (), -2, "", False], ["cost", 1, (), 1, "", False]]):
             g.attr_mods[:] = mods
             for you in (0, 1):

@@ -10,7 +10,8 @@ sub-expressions and sub-conditions that
   state does not change while a pure condition is tested, so their value is the same for
   every candidate of one pass;
 * are pure: no decision (``target foe``, ``a card``), no random pick, no refill of a deck
-  (``the top card of``), nothing unknown to this module (which stays conservative);
+  (``the top card of`` a zone that refills; of one that cannot, it is pure), nothing
+  unknown to this module (which stays conservative);
 * select cards, so that remembering them saves more than it costs;
 
 and wraps each in a :class:`Hoisted`, which computes it at its first use in a pass and
@@ -48,14 +49,15 @@ _CHILDREN: dict[type, tuple[str, ...]] = {
 }
 
 
-def _scan(node: Any) -> tuple[bool, bool] | None:
-    """(reads 'it', selects cards) of a node, or None when it is impure or unknown."""
+def _scan(node: Any, tops: frozenset[int] = frozenset()) -> tuple[bool, bool] | None:
+    """(reads 'it', selects cards) of a node, or None when it is impure or unknown.
+    ``tops``: the zones that never refill, whose top and bottom cards are pure to read."""
     if node is None or isinstance(node, (int, str)):
         return False, False
     if isinstance(node, (list, tuple)):
         reads = selects = False
         for n in node:
-            r = _scan(n)
+            r = _scan(n, tops)
             if r is None:
                 return None
             reads, selects = reads or r[0], selects or r[1]
@@ -67,40 +69,43 @@ def _scan(node: Any) -> tuple[bool, bool] | None:
     if t is S.ZoneRef:
         if node.owner in ("owner", "home"):
             return True, False
-        return _scan(node.players) if node.owner in ("of", "card") else (False, False)
+        return _scan(node.players, tops) if node.owner in ("of", "card") else (False, False)
     if t is S.Cards:
-        return _scan_cards(node)
+        return _scan_cards(node, tops)
     fields = _CHILDREN.get(t)
     if fields is None:
         return _UNKNOWN
     reads = bool(getattr(node, "_it", False))
     selects = False
     for f in fields:
-        r = _scan(getattr(node, f))
+        r = _scan(getattr(node, f), tops)
         if r is None:
             return None
         reads, selects = reads or r[0], selects or r[1]
     return reads, selects
 
 
-def _scan_cards(sel: Any) -> tuple[bool, bool] | None:
-    if sel.kind in ("top", "bottom") or sel.quantity in ("one", "up to", "random", "random n"):
-        return None  # a refill, a decision or a random pick: not pure
+def _scan_cards(sel: Any, tops: frozenset[int]) -> tuple[bool, bool] | None:
+    if sel.kind in ("top", "bottom") and not all(isinstance(zr, S.ZoneRef) and zr.zone in tops
+                                                   for zr in sel.zones):
+        return None  # the top of a zone that refills (ZoneOps.ensure shuffles): not pure
+    if sel.quantity in ("one", "up to", "random", "random n"):
+        return None  # a decision or a random pick: not pure
     if sel.kind == "it":
         return True, True
     reads = False
     for part in (sel.zones, sel.count):
-        r = _scan(part)
+        r = _scan(part, tops)
         if r is None:
             return None
         reads = reads or r[0]
     for fk, data in sel.filters:
         if fk == "other_name":
-            r = _scan(data)
+            r = _scan(data, tops)
             if r is None:
                 return None
             reads = reads or r[0]
-        elif fk == "where" and _scan(data) is None:  # tested with 'it' rebound to each of its cards
+        elif fk == "where" and _scan(data, tops) is None:  # tested with 'it' rebound to each of its cards
             return None
     return reads, True
 
@@ -140,8 +145,8 @@ _COMPOSITE: dict[type, tuple[str, ...]] = {
 }
 
 
-def _rewrite(node: Any, out: list[Hoisted]) -> Any:
-    scan = _scan(node)
+def _rewrite(node: Any, out: list[Hoisted], tops: frozenset[int]) -> Any:
+    scan = _scan(node, tops)
     if scan is not None and not scan[0] and scan[1]:
         h = Hoisted(node)
         out.append(h)
@@ -154,7 +159,7 @@ def _rewrite(node: Any, out: list[Hoisted]) -> Any:
     for slot in type(node).__slots__:
         value = getattr(node, slot)
         if slot in fields:
-            new = [_rewrite(v, out) for v in value] if isinstance(value, list) else _rewrite(value, out)
+            new = [_rewrite(v, out, tops) for v in value] if isinstance(value, list) else _rewrite(value, out, tops)
             changed = changed or (new != value if isinstance(value, list) else new is not value)
             value = new
         object.__setattr__(copy, slot, value)
@@ -163,8 +168,9 @@ def _rewrite(node: Any, out: list[Hoisted]) -> Any:
     return copy if changed else node
 
 
-def plan_filter(cond: Any) -> tuple[tuple[Any, ...], Any, tuple[Hoisted, ...]]:
-    """How to run a filter condition: ``(prefix, rest, hoisted)``.
+def plan_filter(cond: Any, tops: frozenset[int] = frozenset()) -> tuple[tuple[Any, ...], Any, tuple[Hoisted, ...]]:
+    """How to run a filter condition: ``(prefix, rest, hoisted)``; ``tops``: the zones
+    (indexes) that never refill (``refill_from`` < 0), whose top cards may be hoisted.
 
     ``prefix``: the leading conjuncts that read no card, to test once per pass (in order,
     stopping at the first false one, as ``and`` does for each card); ``rest``: the
@@ -172,7 +178,7 @@ def plan_filter(cond: Any) -> tuple[tuple[Any, ...], Any, tuple[Hoisted, ...]]:
     :class:`Hoisted` parts inside ``rest``, to forget at the start and end of each pass.
     """
     found: list[Hoisted] = []
-    new = _rewrite(cond, found)
+    new = _rewrite(cond, found, tops)
     if isinstance(new, Hoisted):
         return (new.node,), None, ()
     if isinstance(new, C.And):

@@ -97,7 +97,7 @@ class PoolFilter:
         return pool, self.tails[len(self.parts)]
 
 
-def _part(cond: Any) -> tuple[Any, ...] | None:
+def _part(cond: Any, tops: frozenset[int]) -> tuple[Any, ...] | None:
     """A condition as a pool test (see :class:`PoolFilter`), or None."""
     from cardscript.runtime.effects.hoist import Hoisted, _scan  # hoist imports selectors: imported when planning
 
@@ -120,25 +120,26 @@ def _part(cond: Any) -> tuple[Any, ...] | None:
     else:
         return None
     if other is not None:
-        scan = (False, True) if type(other) is Hoisted else _scan(other)  # a hoisted part reads no card
+        scan = (False, True) if type(other) is Hoisted else _scan(other, tops)  # a hoisted part reads no card
         if scan is None or scan[0]:
             return None
     return side.attr, for_you, fn, other, cond._k
 
 
-def pool_filter(original: Any, rest: Any) -> Any:
+def pool_filter(original: Any, rest: Any, tops: frozenset[int] = frozenset()) -> Any:
     """``rest`` (the per-card part of a planned filter, hoisted parts in it) as a
     :class:`PoolFilter` when the filter is pure and begins with conditions of the shapes
     of the module doc, else ``rest`` itself. ``original`` is the filter as written,
-    scanned for purity."""
+    scanned for purity; ``tops``: the zones that never refill (see
+    :func:`~cardscript.runtime.effects.hoist.plan_filter`)."""
     from cardscript.runtime.effects.hoist import _scan
 
-    if rest is None or _scan(original) is None:
+    if rest is None or _scan(original, tops) is None:
         return rest
     args = list(rest.args) if isinstance(rest, C.And) else [rest]
     parts = []
     for a in args:
-        part = _part(a)
+        part = _part(a, tops)
         if part is None:
             break
         parts.append(part)

@@ -225,17 +225,19 @@ class Cards(Node):
         self._source: Any = _UNPLANNED  # where the pool comes from: see _plan_source()
         self._bare = not (name or types or filters)  # every card of the pool is a candidate
 
-    def _plan(self) -> tuple:
+    def _plan(self, g: Game) -> tuple:
         """The filters as they run: each 'where' condition with its card-independent
-        parts hoisted (:mod:`~cardscript.runtime.effects.hoist`), planned at first use."""
+        parts hoisted (:mod:`~cardscript.runtime.effects.hoist`), planned at first use (in
+        a game of the one definition this selector belongs to: its zones' flags are all games')."""
         from cardscript.runtime.effects.hoist import plan_filter  # hoist reads this module's classes
         from cardscript.runtime.effects.pools import pool_filter
 
         plan = []
+        tops = frozenset(z.index for z in g.d.zones if z.refill_from < 0)
         for fk, data in self.filters:
             if fk == "where":
-                prefix, rest, hoisted = plan_filter(data)
-                plan.append((fk, prefix, pool_filter(data, rest), hoisted))
+                prefix, rest, hoisted = plan_filter(data, tops)
+                plan.append((fk, prefix, pool_filter(data, rest, tops), hoisted))
             else:
                 plan.append((fk, data, None, ()))
         self._filters = tuple(plan)
@@ -309,7 +311,7 @@ class Cards(Node):
         if self.types:
             types = self.types
             pool = [c for c in pool if not cw[c].isdisjoint(types)]
-        for fk, data, rest, hoisted in self._filters if self._filters is not None else self._plan():
+        for fk, data, rest, hoisted in self._filters if self._filters is not None else self._plan(g):
             if fk == "has":
                 pool = [c for c in pool if not cw[c].isdisjoint(data)]
             elif fk == "has_not":
