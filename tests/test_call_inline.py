@@ -4,7 +4,8 @@
 games, logs and step counts with ``Call.run`` replaced by the plain version below. The
 same for the loops that write out ``ctx.clone()`` (``ForPlayers``, ``ForCards``,
 ``AsPlayers``), for :func:`~cardscript.runtime.context.fresh_ctx`, and for the moves
-specialised by destination (``_MoveToYours``, ``_MoveToShared``) against ``Move.run``."""
+specialised by destination (``_MoveToYours``, ``_MoveToShared``) or by source
+(``_MoveTopCard``, 'the top card of') against ``Move.run``."""
 
 from __future__ import annotations
 
@@ -80,7 +81,67 @@ def test_the_written_out_call_plays_the_same_games(game: str, players: int, seed
     monkeypatch.setattr(flow.AsPlayers, "run", _plain_as_players)
     monkeypatch.setattr(cards._MoveToYours, "run", cards.Move.run)  # the specialised moves, generic
     monkeypatch.setattr(cards._MoveToShared, "run", cards.Move.run)
+    monkeypatch.setattr(cards._MoveTopCard, "run", cards.Move.run)
     assert _play(game, players, seed) == fast
+
+
+_DRAWS = '''game "Draws"
+players 1 to 2
+types thing
+zone deck: per player, hidden, refill from discard
+zone discard: per player, public
+zone pile: shared, hidden
+zone hand: per player, public
+counter score: per player, 0
+card "Chip": thing, copies 3
+setup:
+  move all cards from the box to the pile
+turn:
+  repeat 3: move the top card of the pile to your discard
+  repeat 5: move the top card of your deck to your hand
+  move the top card of the pile to your hand
+  move all cards from your hand to the pile
+  end game "drawn"
+score:
+  +(count all cards in your hand) score
+'''
+
+
+@pytest.mark.parametrize("limit", [None, *range(1, 60, 3)])
+def test_the_top_card_move_is_move(limit: int | None, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'move the top card of ZONE to ZONE' (``_MoveTopCard``) takes the same card, refills
+    an empty deck from its discard the same way, does nothing on an empty pile, and counts
+    and stops at the step limit exactly where ``Move.run`` does."""
+    (tmp_path / "game.rules").write_text(_DRAWS)
+    definition, _w, _p = compile_game(str(tmp_path))
+    kinds = {type(n).__name__ for n in _nodes(definition.turn)}
+    assert "_MoveTopCard" in kinds  # the fast path is the one taken
+
+    def play() -> tuple:
+        e = Engine(definition, 2, make_agents(["random"], 2), 4, log=True,
+                   **({} if limit is None else {"step_limit": limit}))
+        try:
+            r = e.run()
+            out: Any = (r.scores, r.turns)
+        except RunawayError as exc:
+            out = str(exc)
+        return out, e.game.steps, e.game.slots, [str(x) for x in e.game.log]
+
+    fast = play()
+    monkeypatch.setattr(cards._MoveTopCard, "run", cards.Move.run)
+    assert play() == fast
+
+
+def _nodes(x: Any) -> list[Any]:
+    out, todo = [], [x]
+    while todo:
+        obj = todo.pop()
+        if isinstance(obj, (list, tuple)):
+            todo.extend(obj)
+        elif hasattr(obj, "__slots__") and not isinstance(obj, (str, int)):
+            out.append(obj)
+            todo.extend(getattr(obj, f, None) for f in obj.__slots__ if not f.startswith("_"))
+    return out
 
 
 def _fields(c: Ctx) -> dict[str, Any]:

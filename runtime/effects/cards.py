@@ -7,7 +7,8 @@ from typing import Any
 
 from cardscript.runtime.context import Ctx, fresh_ctx
 from cardscript.runtime.effects.base import Node, specialised
-from cardscript.runtime.effects.selectors import _SharedZone, _YourZone
+from cardscript.runtime.effects.expressions import Const
+from cardscript.runtime.effects.selectors import _CardsTop, _SharedZone, _YourZone
 from cardscript.runtime.errors import MOVE_STEPS, RunawayError
 from cardscript.runtime.game import Game
 from cardscript.runtime.observation import note_revealed
@@ -22,7 +23,11 @@ class Move(Node):
         if cls is not Move:
             return object.__new__(cls)
         kind = type(zone)
-        return object.__new__(_MoveToYours if kind is _YourZone else _MoveToShared if kind is _SharedZone else Move)
+        if kind is _YourZone or kind is _SharedZone:
+            if _one_top_card(cards):
+                return object.__new__(_MoveTopCard)
+            return object.__new__(_MoveToYours if kind is _YourZone else _MoveToShared)
+        return object.__new__(Move)
 
     def __init__(self, cards: Any, zone: Any, bottom: bool = False):
         self.cards, self.zone, self.bottom = cards, zone, bottom
@@ -91,6 +96,39 @@ class _MoveToShared(Move):
         for c in cards:
             move(c, dest, bottom)
         return len(cards)
+
+
+def _one_top_card(cards: Any) -> bool:
+    """``cards`` is 'the top card of' one 'your ZONE' or shared zone (a draw, a reveal of
+    the top of a deck): a selector found by index that needs no list of its own."""
+    return (type(cards) is _CardsTop and len(cards.zones) == 1 and type(cards.zones[0]) in (_YourZone, _SharedZone)
+            and type(cards.count) is Const and cards.count.value == 1)
+
+
+@specialised
+class _MoveTopCard(Move):
+    """``move the top card of ZONE to ZONE2``, both 'your' or shared zones (a draw, the most
+    frequent move): :meth:`_MoveToYours.run` with the top card taken where
+    ``_CardsTop.cards`` finds it (refilling the zone when empty), and no list built."""
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        zone_base = g.zone_base
+        src = self.cards.zones[0]
+        s = zone_base[src.zone] + ctx.you if type(src) is _YourZone else zone_base[src.zone]
+        pile = g.slots[s]
+        if not pile:
+            g.ensure(s, 1, False)  # refills this very list, when its zone refills
+            if not pile:
+                if g.steps > g.step_limit:  # the check of a move of no card
+                    g.out_of_steps(ctx.this)
+                return 0
+        g.steps += MOVE_STEPS
+        if g.steps > g.step_limit:
+            g.out_of_steps(ctx.this)
+        zone = self.zone
+        g.move(pile[-1], zone_base[zone.zone] + ctx.you if type(zone) is _YourZone else zone_base[zone.zone],
+               self.bottom)
+        return 1
 
 
 class Take(Node):
