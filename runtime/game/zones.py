@@ -76,16 +76,18 @@ class ZoneOps(GameState):
         owners, touched, owner = self.slot_owner, self.touched, self.owner
         to = owners[slot]
         p = owners[old]
+        clock = self.clock  # ticked in a local: one store of the attribute, not three
         if p >= 0:
-            self.clock += 1
-            touched[p] = self.clock
+            clock += 1
+            touched[p] = clock
         if to >= 0:
-            self.clock += 1
-            touched[to] = self.clock
+            clock += 1
+            touched[to] = clock
         p = owner[card]
         if p >= 0:
-            self.clock += 1
-            touched[p] = self.clock
+            clock += 1
+            touched[p] = clock
+        self.clock = clock
         if to >= 0:
             if p < 0:
                 owner[card] = to
@@ -110,16 +112,18 @@ class ZoneOps(GameState):
         owners, touched, owner = self.slot_owner, self.touched, self.owner
         to = owners[slot]
         p = owners[old]
+        clock = self.clock
         if p >= 0:
-            self.clock += 1
-            touched[p] = self.clock
+            clock += 1
+            touched[p] = clock
         if to >= 0:
-            self.clock += 1
-            touched[to] = self.clock
+            clock += 1
+            touched[to] = clock
         p = owner[card]
         if p >= 0:
-            self.clock += 1
-            touched[p] = self.clock
+            clock += 1
+            touched[p] = clock
+        self.clock = clock
         # A card in a player's zone is theirs unless it already belongs to someone (a foe's
         # card you play stays theirs); a card in a shared zone belongs to nobody.
         if to >= 0:
