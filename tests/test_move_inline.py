@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import cardscript
 from cardscript.runtime.agents import make_agents
 from cardscript.runtime.engine import Engine
@@ -40,3 +43,40 @@ def test_move_and_moved_change_the_same_state() -> None:
         assert a.snapshot() == b.snapshot()
         assert a.log == b.log
         assert a.face_up == b.face_up and a.owner == b.owner and a.touched == b.touched
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 10**6), bottom=st.booleans(), many=st.integers(0, 40), mixed=st.booleans())
+def test_move_all_is_a_move_of_each_card(seed: int, bottom: bool, many: int, mixed: bool) -> None:
+    """``move_all`` (a bulk move of many cards out of one slot) leaves the game as a move of
+    each card in order does: slots, owners, faces, clock ticks and log; also when the cards
+    come from several slots, repeat, or already lie in the destination (it moves them one by one)."""
+    g = _mid_game()
+    rng = random.Random(seed)
+    full = [s for s, cards in enumerate(g.slots) if cards]
+    src = rng.choice(full)
+    cards = rng.sample(g.slots[src], min(many, len(g.slots[src])))
+    if mixed and cards:
+        cards.append(rng.choice(g.slots[rng.choice(full)]))  # another slot's, or a repeat
+    dest = rng.randrange(len(g.slots))
+    a, b = g.copy(), g.copy()
+    a.logging = b.logging = True
+    a.move_all(cards, dest, bottom)
+    for c in cards:
+        b.move(c, dest, bottom)
+    assert a.snapshot() == b.snapshot()
+    assert a.log == b.log and a.slots == b.slots and a.clock == b.clock
+    assert a.face_up == b.face_up and a.owner == b.owner and a.touched == b.touched and a.came_from == b.came_from
+
+
+_MID: list[Game] = []
+
+
+def _mid_game() -> Game:
+    """A 3-player Injustice game played to its end (every zone holds cards), made once."""
+    if not _MID:
+        d = cardscript.compile_game("injustice")
+        eng = Engine(d, 3, make_agents(["random"], 3), seed=9, log=False)
+        eng.run()
+        _MID.append(eng.game)
+    return _MID[0]

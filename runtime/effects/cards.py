@@ -76,9 +76,10 @@ class _MoveToYours(Move):
         if g.steps > g.step_limit:
             g.out_of_steps(ctx.this)
         dest = g.zone_base[self.zone.zone] + ctx.you
-        bottom, move = self.bottom, g.move
-        for c in cards:
-            move(c, dest, bottom)
+        if len(cards) == 1:
+            g.move(cards[0], dest, self.bottom)
+        elif cards:
+            g.move_all(cards, dest, self.bottom)
         return len(cards)
 
 
@@ -92,9 +93,10 @@ class _MoveToShared(Move):
         if g.steps > g.step_limit:
             g.out_of_steps(ctx.this)
         dest = g.zone_base[self.zone.zone]
-        bottom, move = self.bottom, g.move
-        for c in cards:
-            move(c, dest, bottom)
+        if len(cards) == 1:
+            g.move(cards[0], dest, self.bottom)
+        elif cards:
+            g.move_all(cards, dest, self.bottom)
         return len(cards)
 
 

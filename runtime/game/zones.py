@@ -6,6 +6,9 @@ from __future__ import annotations
 from cardscript.runtime.errors import MOVE_STEPS, RigError
 from cardscript.runtime.game.state import GameState
 
+#: from this many cards on, :meth:`ZoneOps.move_all` takes them out of their slot in one pass
+BULK_MOVE = 8
+
 
 class ZoneOps(GameState):
     """What the game does with cards in zones (part of :class:`~cardscript.runtime.game.Game`)."""
@@ -101,6 +104,32 @@ class ZoneOps(GameState):
                            "from": self.slot_name(old), "to": self.slot_name(slot)})
         if self.enter_zones and self.slot_zone[slot] in self.enter_zones:  # 'when a card enters ZONE' (cards2)
             self.entered(card, slot)  # type: ignore[attr-defined]  # EntryOps, in Game
+
+    def move_all(self, cards: list[int], slot: int, bottom: bool = False) -> None:
+        """:meth:`move` of each of ``cards`` in order, onto the top (or the bottom) of
+        ``slot``, with the same result. Many distinct cards out of one other slot (a setup
+        taking 40 markers out of a box of hundreds) leave it in one pass, where a move of
+        each would search the slot for each card; their bookkeeping is each card's, in order.
+        Cards entering a zone that a trigger watches move one by one, as a trigger may read
+        the zones between two moves."""
+        loc = self.loc
+        if len(cards) >= BULK_MOVE and not (self.enter_zones and self.slot_zone[slot] in self.enter_zones):
+            old = loc[cards[0]]
+            gone = set(cards)
+            if old != slot and len(gone) == len(cards) and all(loc[c] == old for c in cards):
+                pile = self.slots[old]
+                pile[:] = [c for c in pile if c not in gone]
+                if bottom:
+                    self.slots[slot][:0] = cards[::-1]
+                else:
+                    self.slots[slot].extend(cards)
+                moved = self._moved
+                for c in cards:
+                    moved(c, old, slot)
+                return
+        move = self.move
+        for c in cards:
+            move(c, slot, bottom)
 
     def _moved(self, card: int, old: int, slot: int) -> None:
         """Everything a move changes besides the order of the two slots (:meth:`move` has
