@@ -266,7 +266,7 @@ def make_agents(spec: Iterable[str], seats: int) -> list[Agent]:
     Raises:
         ValueError: for an unknown bot name or a bad rollout count.
     """
-    from cardscript.runtime.search import SearchAgent  # it builds on this module's bots
+    from cardscript.runtime.search import MAX_ROLLOUTS, SearchAgent  # it builds on this module's bots
 
     names = [s.strip() for s in spec if s.strip()] or ["heuristic"]
     kinds: dict[str, Any] = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent,
@@ -275,8 +275,8 @@ def make_agents(spec: Iterable[str], seats: int) -> list[Agent]:
         base, _, count = n.partition(":")
         if base not in kinds or (count and base != "search"):
             raise ValueError(f"unknown bot {n!r}: choose from {', '.join(sorted(kinds))} (or search:N)")
-        if count and (not count.isdigit() or int(count) < 1):
-            raise ValueError(f"bot {n!r}: N in search:N is a number of rollouts, 1 or more")
+        if count and (not count.isdigit() or not 1 <= int(count) <= MAX_ROLLOUTS):
+            raise ValueError(f"bot {n!r}: N in search:N is a number of rollouts, 1 to {MAX_ROLLOUTS}")
 
     def make(n: str) -> Agent:
         base, _, count = n.partition(":")

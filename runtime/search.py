@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 
 #: rollouts per searched decision of ``--bots search`` (its cost per decision: docs/bots.md)
 DEFAULT_ROLLOUTS = 8
+#: the most rollouts ``search:N`` may ask for: each is 3 turns of play, so 1000 already takes
+#: seconds per decision, and a larger N only spends memory on its seeds
+MAX_ROLLOUTS = 1000
 #: the most candidates the rollouts compare
 FINALISTS = 2
 #: a candidate whose screening value is this far below the best gets no rollout (in points of

@@ -236,8 +236,9 @@ def test_search_plays_the_same_game_in_every_process(bots: str) -> None:
 def test_search_names_and_bad_budgets() -> None:
     from cardscript.runtime.agents import make_agents
 
-    assert [a.name for a in make_agents(["search", "search:8"], 2)] == ["search", "search:8"]
-    for bad in ("search:0", "search:x", "greedy:3"):
+    assert [a.name for a in make_agents(["search", "search:8", "search:1000"], 3)] == ["search", "search:8", "search:1000"]
+    # a huge N would fill the memory with its rollouts' seeds before the first decision
+    for bad in ("search:0", "search:x", "greedy:3", "search:1001", "search:999999999"):
         with pytest.raises(ValueError):
             make_agents([bad], 1)
 

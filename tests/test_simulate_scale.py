@@ -235,3 +235,22 @@ def test_logging_the_games_for_their_rows_changes_no_game() -> None:
             actions |= set(seat["chosen"])
         assert row == play_seed(d, plain, seed)
     assert {"play", "buy"} <= actions, "each action that chooses a card has its own counts"
+
+
+def test_a_failing_batch_keeps_an_existing_out_file(tmp_path: Path) -> None:
+    """Never a clobbered output file: a batch that stops on a failing game leaves the file
+    already at --out as it was, its rows in FILE.partial (which --resume continues); a
+    batch that runs to its end replaces the file."""
+    bad = tmp_path / "rec.cards"
+    bad.write_text('expansion "X"\nuses "injustice"\neffect foo:\n  foo\ncard "R": hero, cost 0, copies 30\n'
+                   "  play: foo\n")
+    out = tmp_path / "k.jsonl"
+    out.write_text("KEEP\n")
+    r = _run("simulate", "injustice", "-n", "4", "--jobs", "1", "--with", str(bad), "--out", str(out))
+    assert r.exit_code == 1 and out.read_text() == "KEEP\n"
+    partial = tmp_path / "k.jsonl.partial"
+    assert f"{partial}" in r.output and _lines(partial)[0]["t"] == "run"
+    r = _run("simulate", "injustice", "-n", "2", "--jobs", "1", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert [row["seed"] for row in _lines(out)[1:]] == [1, 2]
+    assert not (tmp_path / "k.jsonl.partial.partial").exists()

@@ -216,23 +216,30 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
     seeds = range(seed, seed + games)
     tally = Tally(n, bool(d.outcomes))
     t0 = time.perf_counter()
-    with progress_bar(disable=as_json) as progress, closing(writer or _Nothing()):
-        task = progress.add_task(f"simulating {games} games", total=games)
-        todo = [s for s in seeds if s not in existing]
-        with closing(play_seeds(spec, d, todo, jobs or default_jobs(), scheduler)) as fresh:
-            try:
-                for s in seeds:
-                    row = existing.get(s) or next(fresh)
-                    if row["t"] == "failed" and not keep_going:
-                        progress.stop()
-                        fresh.close()  # the games not started yet are cancelled
-                        sys.exit(report_failure(row, debug_requested()))
-                    if writer is not None and s not in existing:
-                        writer.write(row)
-                    tally.add(row)
-                    progress.advance(task)
-            except (WorkerDied, ClusterProblem) as exc:
-                raise click.ClickException(str(exc)) from None
+    try:
+        with progress_bar(disable=as_json) as progress, closing(writer or _Nothing()):
+            task = progress.add_task(f"simulating {games} games", total=games)
+            todo = [s for s in seeds if s not in existing]
+            with closing(play_seeds(spec, d, todo, jobs or default_jobs(), scheduler)) as fresh:
+                try:
+                    for s in seeds:
+                        row = existing.get(s) or next(fresh)
+                        if row["t"] == "failed" and not keep_going:
+                            progress.stop()
+                            fresh.close()  # the games not started yet are cancelled
+                            sys.exit(report_failure(row, debug_requested()))
+                        if writer is not None and s not in existing:
+                            writer.write(row)
+                        tally.add(row)
+                        progress.advance(task)
+                except (WorkerDied, ClusterProblem) as exc:
+                    raise click.ClickException(str(exc)) from None
+            if writer is not None:
+                writer.finish()
+    finally:
+        if writer is not None and writer.partial:  # a batch that stopped early never clobbers --out
+            click.echo(f"{out_file} is kept as it was; the games played are in {writer.partial} "
+                       f"(--out {writer.partial} --resume plays the rest)", err=True)
     summary = tally.summary(d.name, list(variants), names, time.perf_counter() - t0)
     code = 0 if not tally.failed else 3 if any(f["error"] == "internal" for f in tally.failed) else 1
     if as_json:

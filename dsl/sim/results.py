@@ -71,10 +71,19 @@ def read_results(path: str) -> tuple[dict[str, Any] | None, dict[int, dict[str, 
 
 
 class ResultsWriter:
-    """Appends whole rows to a results file: one ``write`` per line, unbuffered."""
+    """Appends whole rows to a results file: one ``write`` per line, unbuffered.
 
-    def __init__(self, f: BinaryIO):
-        self.f = f
+    When a file already lies at ``path``, a new batch's rows go to ``tmp`` (``path +
+    ".partial"``) instead, which replaces ``path`` at :meth:`close` once the batch has run
+    to its end (:meth:`finish`): a batch that stops early (a failure, Ctrl-C, a kill) never
+    clobbers the old file, and leaves its rows in ``tmp`` (``partial``), which ``--resume``
+    continues.
+    """
+
+    def __init__(self, f: BinaryIO, path: str = "", tmp: str = ""):
+        self.f, self.path, self.tmp = f, path, tmp
+        self.finished = False
+        self.partial = ""
 
     def write(self, row: dict[str, Any]) -> None:
         data = encode(row)
@@ -82,13 +91,24 @@ class ResultsWriter:
             done = self.f.write(data)
             data = data[done or 0:]
 
+    def finish(self) -> None:
+        """The batch ran to its end: its rows replace whatever ``path`` held."""
+        self.finished = True
+
     def close(self) -> None:
         self.f.close()
+        if self.tmp:
+            if self.finished:
+                os.replace(self.tmp, self.path)
+            else:
+                self.partial = self.tmp
+            self.tmp = ""
 
 
 def open_results(path: str, header: dict[str, Any], resume: bool) -> tuple[ResultsWriter, dict[int, dict[str, Any]]]:
-    """Open ``path`` for the rows of a batch: a new file (the header written first), or
-    with ``resume`` the same batch's file, its torn last line cut off, to append to.
+    """Open ``path`` for the rows of a batch: a new file (the header written first; over
+    an existing file, through ``path + ".partial"``: see :class:`ResultsWriter`), or with
+    ``resume`` the same batch's file, its torn last line cut off, to append to.
 
     Returns:
         The writer, and the rows already there by seed (empty for a new file).
@@ -100,7 +120,9 @@ def open_results(path: str, header: dict[str, Any], resume: bool) -> tuple[Resul
     if resume and os.path.exists(path) and os.path.getsize(path) > 0:
         old, rows, good = read_results(path)
         if old is None:  # only a torn header: nothing was played
-            return open_results(path, header, resume=False)
+            writer = ResultsWriter(open(path, "wb", buffering=0))  # noqa: SIM115 -- closed by the writer
+            writer.write(header)
+            return writer, {}
         for key in SAME:
             if old.get(key) != header.get(key):
                 what = ("the scripts changed" if key == "scripts"
@@ -110,7 +132,10 @@ def open_results(path: str, header: dict[str, Any], resume: bool) -> tuple[Resul
         f.truncate(good)
         f.seek(good)
         return ResultsWriter(f), rows
-    f = open(path, "wb", buffering=0)  # noqa: SIM115 -- closed by the writer
-    writer = ResultsWriter(f)
+    if os.path.exists(path) and not resume:  # another run's file: kept until this batch has run to its end
+        f = open(path + ".partial", "wb", buffering=0)  # noqa: SIM115 -- closed by the writer
+        writer = ResultsWriter(f, path, path + ".partial")
+    else:  # written in place: a batch killed mid-way (kill -9) leaves its rows for --resume
+        writer = ResultsWriter(open(path, "wb", buffering=0))  # noqa: SIM115 -- closed by the writer
     writer.write(header)
     return writer, {}
