@@ -42,11 +42,11 @@ _SHARED, _YOURS, _ITS, _PARAM, _SLOTS = range(5)
 #: the tests of a card, each (code, argument); from _WHERE on they may count steps and
 #: read more than the card, so they run in the selector's order, after its pool is charged
 _WORDS, _NO_WORDS, _PARAM_WORD, _SHOWS, _SHOWS_NOT, _FACE, _MINE, _NOT_MINE, _WHERE, _OTHER_NAME = range(10)
-#: the card fields a fused test compares (``column[c] == value``): see :func:`_column`
-_NAMES, _FACES, _OWNERS, _FACE_UP = range(4)
-#: pure test code -> (column, equal); the value is the test's argument (ctx.you for owners)
-_FIELDS = {_SHOWS: (_FACES, True), _SHOWS_NOT: (_FACES, False), _MINE: (_OWNERS, True),
-           _NOT_MINE: (_OWNERS, False), _FACE: (_FACE_UP, False)}
+#: pure test code -> (the Game list of the cards' field it compares, equal): a fused test
+#: is ``(field, value, equal)``, ``g.FIELD[c] == value`` (``!=``), its value the test's argument
+_FIELDS = {_SHOWS: ("face_value", True), _SHOWS_NOT: ("face_value", False), _MINE: ("owner", True),
+           _NOT_MINE: ("owner", False), _FACE: ("face_up", False)}
+_YOU = object()  # a fused test's value: the acting seat (ctx.you)
 
 
 class Shape:
@@ -57,7 +57,7 @@ class Shape:
     source when it is the only one and not ``_SLOTS``, else None; ``name``: the card
     name it requires ("" for any); ``tests``: ((code, argument), ...), its other tests
     in its order; ``pure``: every test is pure; ``fused``: for a pure shape, its name and
-    tests as at most two field tests ``(column, value, equal)``, else None."""
+    tests as at most two field tests ``(field, value, equal)`` (see :data:`_FIELDS`), else None."""
 
     __slots__ = ("fused", "name", "one", "pure", "sources", "tests")
     #: :func:`select_cards` and :func:`count_cards`, for the generic methods (no import)
@@ -68,36 +68,29 @@ class Shape:
         self.sources, self.name, self.tests = sources, name, tests
         self.pure = all(code < _WHERE for code, _arg in tests)
         self.one = sources[0] if len(sources) == 1 and sources[0][0] != _SLOTS else None
-        fields: list[tuple[int, Any, bool]] = [(_NAMES, name, True)] if name else []
+        fields: list[tuple[str, Any, bool]] = [("card_names", name, True)] if name else []
         fusable = True
         for code, arg in tests:
             if code in _FIELDS:
-                column, equal = _FIELDS[code]
-                fields.append((column, arg, equal))
+                field, equal = _FIELDS[code]
+                fields.append((field, _YOU if field == "owner" else arg, equal))
             else:
                 fusable = False
         self.fused = tuple(fields) if fusable and len(fields) <= 2 else None
 
 
-def _column(g: Game, ctx: Ctx, column: int, value: Any) -> tuple[list[Any], Any]:
-    """A fused test's list of the cards' field, and the value it compares with."""
-    if column == _NAMES:
-        return g.card_names, value
-    if column == _FACES:
-        return g.face_value, value
-    if column == _OWNERS:
-        return g.owner, ctx.you
-    return g.face_up, value
-
-
-def _fused(g: Game, ctx: Ctx, pool: list[int], fused: tuple[tuple[int, Any, bool], ...]) -> list[int]:
+def _fused(g: Game, ctx: Ctx, pool: list[int], fused: tuple[tuple[str, Any, bool], ...]) -> list[int]:
     """The cards of ``pool`` that pass one or two field tests, in the pool's order."""
-    c1, v1, eq1 = fused[0]
-    a, x = _column(g, ctx, c1, v1)
+    f1, x, eq1 = fused[0]
+    a = getattr(g, f1)
+    if x is _YOU:
+        x = ctx.you
     if len(fused) == 1:
         return [c for c in pool if a[c] == x] if eq1 else [c for c in pool if a[c] != x]
-    c2, v2, eq2 = fused[1]
-    b, y = _column(g, ctx, c2, v2)
+    f2, y, eq2 = fused[1]
+    b = getattr(g, f2)
+    if y is _YOU:
+        y = ctx.you
     if eq1:
         return [c for c in pool if a[c] == x and b[c] == y] if eq2 else [c for c in pool if a[c] == x and b[c] != y]
     return [c for c in pool if a[c] != x and b[c] == y] if eq2 else [c for c in pool if a[c] != x and b[c] != y]
@@ -172,7 +165,15 @@ def count_cards(node: Any, g: Game, ctx: Ctx) -> int:
     g.steps += len(cards)
     if g.steps > g.step_limit:
         g.out_of_steps(ctx.this)
-    return len(_fused(g, ctx, cards, fused)) if fused else len(cards)
+    if not fused:
+        return len(cards)
+    if len(fused) == 1:  # _fused(), inlined: the most frequent count
+        field, x, eq = fused[0]
+        a = getattr(g, field)
+        if x is _YOU:
+            x = ctx.you
+        return len([c for c in cards if a[c] == x]) if eq else len([c for c in cards if a[c] != x])
+    return len(_fused(g, ctx, cards, fused))
 
 
 def _count_many(shape: Shape, g: Game, ctx: Ctx) -> int:
