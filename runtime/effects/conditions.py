@@ -257,8 +257,9 @@ class PlayerMarked(Node):
         if self._them:
             p = ctx.them if ctx.them is not None else ctx.you
             return g.player_marked(ctx, self.mark, p, self.this_turn)
-        if self._you:
-            return g.player_marked(ctx, self.mark, ctx.you, self.this_turn)
+        if self._you:  # a mark of the turn on you: player_marked()'s first test, without its call
+            return (self.this_turn and ctx.you in g.turn_pmarks.get(self.mark, ())) or \
+                g.player_marked(ctx, self.mark, ctx.you, self.this_turn)
         ps = self.players.players(g, ctx)
         return bool(ps) and all(g.player_marked(ctx, self.mark, p, self.this_turn) for p in ps)
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.effects.base import Node, as_number, whose
@@ -80,9 +80,9 @@ class Arith(Node):
 class CountCards(Node):
     """'count CARDS': how many cards the selector selects.
 
-    'count all cards in ZONE [named N]' of one 'your ZONE' or shared zone (no type, no
-    filter) counts the slot where it lies, charged the steps the selector counts (its
-    pool), without making the selector's list (planned at first use, issue 11)."""
+    A count of a selector of a simple shape (:mod:`~cardscript.runtime.effects.counting`)
+    becomes, at first use, a variant that counts the cards without the selector's list,
+    for the steps the selector counts (issue 11)."""
 
     __slots__ = ("_zone", "cards")
 
@@ -91,35 +91,19 @@ class CountCards(Node):
         self._prepare()
 
     def _prepare(self) -> None:
-        #: None: not planned; (): the selector counts; else (zone, per player, name or "")
-        self._zone: tuple[Any, ...] | None = None
-
-    def _plan(self, g: Game) -> tuple[Any, ...]:
-        from cardscript.runtime.effects import selectors as S  # selectors import this module
-
-        sel, plan = self.cards, cast(tuple[Any, ...], ())
-        if type(sel) is S._CardsAll and sel.kind == "pick" and not sel.types and not sel.filters:
-            src = sel._source if sel._source is not S._UNPLANNED else sel._plan_source(g)
-            if src is not None and len(src) == 1 and not src[0][2]:
-                plan = (src[0][0], src[0][1], sel.name)
-        self._zone = plan
-        return plan
+        #: None: not planned; else the selector's shape (counting.Shape), with the variant
+        self._zone: Any = None
 
     def evaluate(self, g: Game, ctx: Ctx) -> int:
-        plan = self._zone
-        if plan is None:
-            plan = self._plan(g)
-        if not plan:
-            return len(self.cards.cards(g, ctx))
-        z, mine, name = plan
-        cards = g.slots[g.zone_base[z] + ctx.you] if mine else g.slots[g.zone_base[z]]
-        g.steps += len(cards)  # as the selector counts its pool
-        if g.steps > g.step_limit:
-            g.out_of_steps(ctx.this)
-        if name:
-            names = g.card_names
-            return sum(1 for c in cards if names[c] == name)
-        return len(cards)
+        shape = self._zone
+        if shape is None:
+            from cardscript.runtime.effects import counting  # counting subclasses this class
+
+            counting.adopt_count(self, g)
+            shape = self._zone
+        if shape:  # of a shape, but called as this class (a call bound it first)
+            return shape.count(self, g, ctx)
+        return len(self.cards.cards(g, ctx))
 
 
 class CountSeats(Node):

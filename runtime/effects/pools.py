@@ -8,7 +8,7 @@ Only a **pure** filter is planned so (:func:`~cardscript.runtime.effects.hoist._
 no decision, no random pick, no refill), so the order in which its parts run for the
 cards of one pass changes nothing but the order of the steps they count. ``E`` runs once
 per pass and is charged the steps of running it for every card, as the per-card test
-would have (:func:`~cardscript.runtime.effects.selectors._prefix` does the same). The
+would have (:func:`pool_prefix` does the same). The
 attribute is read straight from the card when no modifier, computed or static attribute
 exists, else the pass takes the per-card test.
 """
@@ -148,3 +148,57 @@ def pool_filter(original: Any, rest: Any, tops: frozenset[int] = frozenset()) ->
     tails = tuple(None if i == len(args) else args[i] if i == len(args) - 1 else C.And(args[i:])
                   for i in range(len(parts) + 1))
     return PoolFilter(rest, tuple(parts), tails)
+
+
+def pool_prefix(g: Game, ctx: Ctx, prefix: tuple, pool: list[int]) -> list[int]:
+    """The pool, or no card, after the leading conjuncts of a filter that read no card
+    (:func:`~cardscript.runtime.effects.hoist.plan_filter`): tested once, and charged the
+    steps of testing them for every card, as the per-card test would have."""
+    start = g.steps
+    saved, ctx.it = ctx.it, pool[0]
+    ok = True
+    try:
+        for cond in prefix:
+            if not cond.test(g, ctx):
+                ok = False
+                break
+    finally:
+        ctx.it = saved
+    g.steps += (g.steps - start) * (len(pool) - 1)
+    if g.steps > g.step_limit:
+        g.out_of_steps(ctx.this)
+    return pool if ok else []
+
+
+def where_pass(g: Game, ctx: Ctx, pool: list[int], prefix: tuple, rest: Any, hoisted: tuple) -> list[int]:
+    """The cards of ``pool`` that pass a 'where' filter planned as ``(prefix, rest,
+    hoisted)`` (:func:`~cardscript.runtime.effects.hoist.plan_filter`, then
+    :func:`pool_filter`): a new list, or ``pool`` itself when nothing was tested per card."""
+    # Conditions do not keep the context: bind 'it' in place and restore.
+    if not pool:
+        return pool
+    saved = ctx.it
+    if prefix:  # the leading conjuncts that read no card: tested once for the pool
+        pool = pool_prefix(g, ctx, prefix, pool)
+        if rest is None or not pool:
+            return pool
+    cond = rest
+    keep = []
+    for h in hoisted:
+        h.have = False
+    if type(cond) is PoolFilter:  # leading conditions for the whole pool
+        pool, cond = cond.keep(g, ctx, pool)
+        if cond is None or not pool:
+            for h in hoisted:
+                h.have = False
+            return pool
+    try:
+        for c in pool:
+            ctx.it = c
+            if cond.test(g, ctx):
+                keep.append(c)
+    finally:
+        ctx.it = saved
+        for h in hoisted:
+            h.have = False
+    return keep

@@ -9,7 +9,7 @@ from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
 from cardscript.runtime.effects.base import NAMED_SCAN, Node, as_number, card_has, named_in, specialised
 from cardscript.runtime.effects.expressions import Const
-from cardscript.runtime.effects.pools import PoolFilter
+from cardscript.runtime.effects.pools import where_pass
 from cardscript.runtime.game import Game
 
 
@@ -189,6 +189,7 @@ class Cards(Node):
         "_bare",
         "_choice",
         "_filters",
+        "_shape",
         "_source",
         "count",
         "filters",
@@ -223,6 +224,7 @@ class Cards(Node):
         self._choice = quantity in ("one", "up to", "random", "random n")
         self._filters: tuple | None = None  # the filters as run: see _plan()
         self._source: Any = _UNPLANNED  # where the pool comes from: see _plan_source()
+        self._shape: Any = None  # a simple shape's plan, set with its variant (effects/counting.py)
         self._bare = not (name or types or filters)  # every card of the pool is a candidate
 
     def _plan(self, g: Game) -> tuple:
@@ -248,15 +250,21 @@ class Cards(Node):
         at first use: a tuple of (zone, per player, top card only) — the last when the zone
         is a stack and the selector chooses (see ``Game.visible``) — or None for any other
         selector, whose pool the general code finds. A selector belongs to one compiled
-        game, so the zones' flags are those of every game it runs in."""
+        game, so the zones' flags are those of every game it runs in. It may then take
+        the variant of its shape (:func:`~cardscript.runtime.effects.counting.adopt`)."""
         src: Any = None
         if self.kind not in ("param", "played", "gained", "control") and all(
                 isinstance(zr, ZoneRef) and zr.owner in ("you", "shared") for zr in self.zones):
             src = tuple((zr.zone, zr.owner == "you", self._choice and g.d.zones[zr.zone].stack) for zr in self.zones)
         self._source = src
+        from cardscript.runtime.effects.counting import adopt  # counting subclasses this module's classes
+
+        adopt(self, g)
         return src
 
     def candidates(self, g: Game, ctx: Ctx) -> list[int]:
+        if self._shape is not None:  # of a shape, but called as this class (a call bound it first)
+            return self._shape.select(self, g, ctx)
         src = self._source
         if src is _UNPLANNED:
             src = self._plan_source(g)
@@ -323,34 +331,7 @@ class Cards(Node):
                 words = (ctx.vars[data],)
                 pool = [c for c in pool if card_has(g, c, words)]
             else:
-                # Conditions do not keep the context: bind 'it' in place and restore.
-                if not pool:
-                    continue
-                saved = ctx.it
-                if data:  # the leading conjuncts that read no card: tested once for the pool
-                    pool = _prefix(g, ctx, data, pool)
-                    if rest is None or not pool:
-                        continue
-                data = rest
-                keep = []
-                for h in hoisted:
-                    h.have = False
-                if type(data) is PoolFilter:  # leading conditions for the whole pool (effects/pools.py)
-                    pool, data = data.keep(g, ctx, pool)
-                    if data is None or not pool:
-                        for h in hoisted:
-                            h.have = False
-                        continue
-                try:
-                    for c in pool:
-                        ctx.it = c
-                        if data.test(g, ctx):
-                            keep.append(c)
-                finally:
-                    ctx.it = saved
-                    for h in hoisted:
-                        h.have = False
-                pool = keep
+                pool = where_pass(g, ctx, pool, data, rest, hoisted)
         return pool
 
     def cards(self, g: Game, ctx: Ctx) -> list[int]:
@@ -436,26 +417,6 @@ class _CardsAll(Cards):
     """'all cards in ZONE ...', 'each ...', a parameter: every candidate, no choice."""
 
     cards = Cards.candidates
-
-
-def _prefix(g: Game, ctx: Ctx, prefix: tuple, pool: list[int]) -> list[int]:
-    """The pool, or no card, after the leading conjuncts of a filter that read no card
-    (:func:`~cardscript.runtime.effects.hoist.plan_filter`): tested once, and charged the
-    steps of testing them for every card, as the per-card test would have."""
-    start = g.steps
-    saved, ctx.it = ctx.it, pool[0]
-    ok = True
-    try:
-        for cond in prefix:
-            if not cond.test(g, ctx):
-                ok = False
-                break
-    finally:
-        ctx.it = saved
-    g.steps += (g.steps - start) * (len(pool) - 1)
-    if g.steps > g.step_limit:
-        g.out_of_steps(ctx.this)
-    return pool if ok else []
 
 
 def choose_cards(g: Game, player: int, pool: list[int], low: int, high: int, purpose: str,
