@@ -168,7 +168,10 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
             elif isinstance(item, A.CardDef):
                 # a card is (set, name): another set's card of a taken name is another card
                 here, prev = card_set(script.file), owners.get(("card", item.name))
-                key = add_card(sym.cards, sym.card_sets, item, here, prev is not None and prev[0] == RANK.get(kind, 0))
+                # no card of the name was claimed: no card to place it among (a look through all
+                # the cards for each new one made a set of 20 000 cards take minutes)
+                key = item.name if prev is None else add_card(sym.cards, sym.card_sets, item, here,
+                                                                prev[0] == RANK.get(kind, 0))
                 if key is None:
                     for k, cd in sym.cards.items():
                         if printed(cd) == item.name and prev is not None:

@@ -58,8 +58,10 @@ class StaticLowerer(BodyLowerer):
         attribute that some card computes (so no computed value ever waits on another: the
         evaluation cannot recurse).
         """
-        computed_names = {c.attr for card in self.sym.cards.values() for c in card.computed}
         out: dict[str, Any] = {}
+        if not cd.computed:  # most cards: no look at every card (once per card, a set of thousands took minutes)
+            return out
+        computed_names = {c.attr for card in self.sym.cards.values() for c in card.computed}
         for c in cd.computed:
             if c.attr not in self.sym.attributes:
                 self.err("CS205", f"unknown attribute {c.attr!r} on card {cd.name!r}", c.span,
