@@ -335,7 +335,15 @@ class WindowPlan:
                     g.steps = start
                     return sel.candidates(g, ctx)
                 key += (h.value, h.steps)
-        key = _key(g, ctx, reads, key)
+        if reads.counters:  # _key(), inlined: one call more per pass costs more than the key
+            key += tuple([g.get(c, you if yours else 0) for c, yours in reads.counters])
+        if reads.mods and g.attr_mods:
+            key += (tuple(map(tuple, g.attr_mods)),)
+        if reads.marks:
+            key += tuple([g.player_marked(ctx, mark, you, this_turn) for mark, this_turn in reads.marks])
+        if reads.slots:
+            base = g.zone_base
+            key += tuple([tuple(g.slots[base[z] + you if yours else base[z]]) for z, yours in reads.slots])
         known = self.known[i]
         cards = known.get(key)
         if cards is None:
