@@ -17,7 +17,15 @@ definition, at its first use.
   card passes is remembered with everything its test reads (the seat, the counter values,
   the modifiers, your marks; the card and, when read, its face), for the last few
   thousand such states; a card is tested again only under a state it was not seen in,
-  whatever pool it comes in;
+  whatever pool it comes in; a count of the cards of a 'your ZONE' or shared zone by
+  name or printed words reads those cards, which the key then holds;
+* ``gated`` — a ``choose`` whose first ``where`` has parts that read no card
+  (:func:`~.hoist.plan_filter`) and is keyed apart from them (``where (count all "NAME"
+  in your ZONE) > 0 and cost of it < highest cost of all cards you played this turn``):
+  its leading conjuncts are tested once per pass as the selector tests them, and what
+  they gave is remembered per state when a key can hold what they read, so that a pass
+  they rule out reads only the pool's size; the hoisted parts are worked out once per
+  pass and their values (and steps) are part of the key of the cards' tests;
 * ``test`` — anything else: the selector's candidates, or the action's condition, as before.
 
 The options, their order and the step budget are exactly as the selector gives them:
@@ -25,26 +33,8 @@ a remembered answer adds the steps its computation took. :meth:`WindowPlan.all_o
 finds them the old way, every action tested afresh (tests/test_action_index.py compares
 the two at every decision of random games).
 
-**Values.**
-A game's ``prefer`` hints can be long expressions that repeat the same parts: several
-actions count the same cards and sum the same attributes, and each card of a card action
-does so again. :class:`WindowPlan`, made once per window and
-definition, rewrites each hint so that every part that
-
-* reads no card being valued (``it``), is pure and selects cards (the rules of
-  :mod:`~cardscript.runtime.effects.hoist`, whose :class:`~.hoist.Hoisted` it reuses), and
-* is written the same way (the same classes and public fields, recursively), and
-* would be computed more than once in a pass (it is written in two places, or in a card's
-  hint, valued once per card): a part computed once anyway stays as written, as a memo
-  would only add its lookups (one built-in game: 65 memos, 16 of them used more than once),
-
-is one shared :class:`~.hoist.Hoisted`: computed at its first use while the options of
-one decision are valued, remembered until the last. Shared parts nest: a sum of counts is
-shared, and so is each of its counts. The state does not change while the
-values are worked out (they are pure), and every hint of the game's own actions is read in
-the window's context, so a remembered part has the value it would have had. The step
-budget counts exactly as before: a remembered use adds the steps of its first computation.
-The rewritten hints are private copies; the definition's trees (their IR) are unchanged.
+**Values.** :class:`WindowPlan` rewrites the ``prefer`` hints so that their repeated
+card-independent parts are computed once per decision (:mod:`~.hintshare`).
 """
 
 from __future__ import annotations
@@ -57,7 +47,10 @@ from cardscript.runtime.effects import conditions as C
 from cardscript.runtime.effects import expressions as X
 from cardscript.runtime.effects import hoist as H
 from cardscript.runtime.effects import selectors as S
-from cardscript.runtime.effects.base import Node, card_has
+from cardscript.runtime.effects.base import Node as Node  # tests read it here, as shape
+from cardscript.runtime.effects.base import card_has
+from cardscript.runtime.effects.hintshare import _generic, _Shapes, _share, _uses
+from cardscript.runtime.effects.hintshare import shape as shape
 from cardscript.runtime.game import Game
 
 #: the option 'end the turn'
@@ -68,138 +61,16 @@ KNOWN = 4096
 _NO_LIMIT = 1 << 62
 
 
-def shape(x: Any) -> Any:
-    """A hashable key of ``x`` that two effect objects share when they are written the same
-    way: the class and the public fields (``__slots__`` not starting with ``_``, as in the
-    IR), recursively. An object of any other kind is only equal to itself."""
-    if x is None or isinstance(x, (bool, int, str, float)):
-        return x
-    if isinstance(x, Node):
-        fields: tuple[str, ...] = type(x).__slots__
-        return (type(x), *(shape(getattr(x, f)) for f in fields if not f.startswith("_")))
-    if isinstance(x, (list, tuple)):
-        return (type(x), *(shape(i) for i in x))
-    if isinstance(x, frozenset):
-        return (frozenset, frozenset(shape(i) for i in x))
-    return ("id", id(x))
-
-
-class _Shapes:
-    """:func:`shape` as small keys, for one plan's making: each distinct shape is numbered
-    once (a key holds its class and its parts' keys, so it is hashed in one step), and each
-    object's key is found once. A plan asks the shape of every part of every hint, and
-    :func:`shape` of a part walks all of it again: one built-in game's long hints took most of the
-    time of its first window. Two objects get the same key exactly when :func:`shape`
-    gives them equal shapes (tests/test_action_index.py checks it for every part of every
-    built-in game's hints). Objects are keyed by identity while the making lasts, so the
-    objects keyed are kept alive until then."""
-
-    __slots__ = ("known", "numbers", "scans")
-
-    def __init__(self) -> None:
-        self.known: dict[int, tuple[Any, Any]] = {}  # id(x) -> (x, its key)
-        self.scans: dict[int, tuple[Any, bool]] = {}  # id(x) -> (x, x is shareable): see _shareable
-        self.numbers: dict[tuple[Any, ...], tuple[Any, int]] = {}
-
-    def key(self, x: Any) -> Any:
-        if x is None or isinstance(x, (bool, int, str, float)):
-            return x  # as shape(): the value itself
-        seen = self.known.get(id(x))
-        if seen is not None:
-            return seen[1]
-        flat: tuple[Any, ...]
-        if isinstance(x, Node):
-            fields: tuple[str, ...] = type(x).__slots__
-            flat = (type(x), *(self.key(getattr(x, f)) for f in fields if not f.startswith("_")))
-        elif isinstance(x, (list, tuple)):
-            flat = (type(x), *(self.key(i) for i in x))
-        elif isinstance(x, frozenset):
-            flat = (frozenset, frozenset(self.key(i) for i in x))
-        else:
-            flat = ("id", id(x))
-        key = self.numbers.get(flat)
-        if key is None:
-            key = self.numbers[flat] = (_Shapes, len(self.numbers))  # no shape() value is such a pair
-        self.known[id(x)] = (x, key)
-        return key
-
-
-def _shareable(node: Any, shapes: _Shapes) -> bool:
-    """``node`` may be one shared part: it reads no card being valued, is pure and selects
-    cards (:func:`~.hoist._scan`; found once per object while a plan is made)."""
-    seen = shapes.scans.get(id(node))
-    if seen is None:
-        scan = H._scan(node)
-        seen = shapes.scans[id(node)] = (node, scan is not None and not scan[0] and scan[1])
-    return seen[1]
-
-
-def _uses(node: Any, uses: dict[Any, int], shapes: _Shapes) -> None:
-    """Count in ``uses`` how often a pass computes each shareable part of ``node`` (by its
-    :func:`shape`) when nothing is shared: a part met again is one computation more, and
-    its own parts are counted once, at its first place (shared, it is computed once)."""
-    if _shareable(node, shapes):
-        key = shapes.key(node)
-        uses[key] = uses.get(key, 0) + 1
-        if uses[key] > 1:
-            return
-    fields = H._COMPOSITE.get(_generic(node))
-    for slot in fields or ():
-        value = getattr(node, slot)
-        for v in value if isinstance(value, list) else (value,):
-            _uses(v, uses, shapes)
-
-
-def _share(node: Any, memos: dict[Any, H.Hoisted], uses: dict[Any, int], shapes: _Shapes) -> Any:
-    """``node`` with its shareable parts that a pass would compute more than once
-    (``uses``, from :func:`_uses`) replaced by the shared memo of their shape; a composite
-    ('a + b', 'min(a, b)') is copied with its parts shared, and is a memo itself when it
-    is used more than once, so its own parts are shared with the other places that use
-    them too. A part used once stays as it is: a memo would only add its lookups."""
-    fields = H._COMPOSITE.get(_generic(node))
-    new = node
-    if fields:
-        copy = object.__new__(type(node))
-        changed = False
-        for slot in type(node).__slots__:
-            value = getattr(node, slot)
-            if slot in fields:
-                if isinstance(value, list):
-                    parts: Any = [_share(v, memos, uses, shapes) for v in value]
-                    changed = changed or any(a is not b for a, b in zip(parts, value, strict=True))
-                else:
-                    parts = _share(value, memos, uses, shapes)
-                    changed = changed or parts is not value
-                value = parts
-            object.__setattr__(copy, slot, value)
-        if changed:
-            new = copy
-    if _shareable(node, shapes):
-        key = shapes.key(node)
-        if uses.get(key, 0) > 1:
-            memo = memos.get(key)
-            if memo is None:
-                memo = memos[key] = H.Hoisted(new)
-            return memo
-    return new
-
-
 class _Reads:
     """What a filter reads besides the card's printed data (see :func:`_reads`)."""
 
-    __slots__ = ("counters", "faces", "marks", "mods")
+    __slots__ = ("counters", "faces", "marks", "mods", "slots")
 
     def __init__(self) -> None:
         self.faces = self.mods = False
+        self.slots: list[tuple[int, bool]] = []  # (zone, of 'you' (else shared)) whose cards are counted
         self.counters: list[tuple[int, bool]] = []  # (counter, of 'you' (else shared))
         self.marks: list[tuple[str, bool]] = []  # (mark, this turn) of 'you'
-
-
-def _generic(node: Any) -> type:
-    """The class ``node`` is planned as: a specialised variant (issue 11, part A) as its
-    generic class, which has the same fields and behaviour."""
-    t = type(node)
-    return getattr(t, "_generic", None) or t
 
 
 def _reads(node: Any, g: Game, out: _Reads) -> bool:
@@ -232,6 +103,18 @@ def _reads(node: Any, g: Game, out: _Reads) -> bool:
     if t is R.AttrFor:  # as a player sees it: the modifiers, never a static rule
         out.mods = True
         return bool(node._it_you) and node.attr not in g.computed_attrs and node.attr not in g.static_attrs
+    if t is H.Hoisted:  # a part of a ``gated`` plan's filter that reads no card: its value is in the key
+        return True
+    if t is X.CountCards:  # 'count all "NAME" in your ZONE': its value and steps follow from the cards there
+        sel = node.cards
+        if _generic(sel) is not S.Cards or sel.kind != "pick" or sel.quantity not in ("all", "each", "") or \
+                sel.count is not None or any(fk not in ("has", "has_not") for fk, _ in sel.filters):
+            return False
+        for zr in sel.zones:
+            if _generic(zr) is not S.ZoneRef or zr.owner not in ("you", "shared"):
+                return False
+            out.slots.append((zr.zone, zr.owner == "you"))
+        return True
     if t is X.CounterValue:
         if node.counter < 0 or node.owner not in ("you", "shared") or node.counter in g.d.passive_counters:
             return False
@@ -240,9 +123,25 @@ def _reads(node: Any, g: Game, out: _Reads) -> bool:
     return False
 
 
+def _key(g: Game, ctx: Ctx, reads: _Reads, key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``key`` followed by the values of what ``reads`` holds (see :class:`_Reads`)."""
+    you = ctx.you
+    if reads.counters:
+        key += tuple([g.get(c, you if yours else 0) for c, yours in reads.counters])
+    if reads.mods and g.attr_mods:
+        key += (tuple(map(tuple, g.attr_mods)),)
+    if reads.marks:
+        key += tuple([g.player_marked(ctx, mark, you, this_turn) for mark, this_turn in reads.marks])
+    if reads.slots:
+        base = g.zone_base
+        key += tuple([tuple(g.slots[base[z] + you if yours else base[z]]) for z, yours in reads.slots])
+    return key
+
+
 def option_plan(act: Any, g: Game) -> tuple[str, Any]:
     """The plan of one action (see the module docstring): ``("direct", zones)``,
-    ``("static", (zones, ok))``, ``("keyed", (zones, reads))`` or ``("test", None)``;
+    ``("static", (zones, ok))``, ``("keyed", (zones, reads, None))``, ``("gated", ...)``
+    (:func:`_gated`) or ``("test", None)``;
     ``zones`` are (zone, of 'you'), ``ok`` says for each card whether the filter keeps it."""
     sel = act.choose
     if sel is None or _generic(sel) is not S.Cards or sel.kind != "pick" or sel.quantity != "one":
@@ -263,11 +162,39 @@ def option_plan(act: Any, g: Game) -> tuple[str, Any]:
         for c in keep:
             ok[c] = True
         return "static", (tuple(zones), ok)
+    gated = _gated(sel, g, tuple(zones))
+    if gated[0] == "gated" and gated[1][2][1]:  # a prefix may rule out every card at once
+        return gated
     reads = _Reads()
     for fk, data in sel.filters:
         if fk not in ("has", "has_not") and not (fk == "where" and _reads(data, g, reads)):
-            return "test", None
-    return "keyed", (tuple(zones), reads)
+            return gated
+    return "keyed", (tuple(zones), reads, None)
+
+
+def _gated(sel: Any, g: Game, zones: tuple[tuple[int, bool], ...]) -> tuple[str, Any]:
+    """The ``gated`` plan of a choose whose first ``where`` has parts that read no card
+    (:func:`~.hoist.plan_filter`: leading conjuncts, hoisted parts) and whose per-card rest
+    reads only what a key holds: ``("gated", (zones, reads, gate))``, ``gate`` being
+    (the filters before that ``where``, its prefix, the filters left per card, the
+    :class:`~.hoist.Hoisted` parts in them, the :class:`_Reads` of the prefix or None
+    when no key holds it, and (zone, of 'you', a stack) per zone when the prefix is
+    keyed and tested on the whole pool, else ()); else ``("test", None)``."""
+    filters = sel.filters
+    first = next((i for i, (fk, _) in enumerate(filters) if fk == "where"), -1)
+    if first < 0 or any(fk not in ("has", "has_not", "where") for fk, _ in filters):
+        return "test", None  # 'other_name' runs a selector even for no card
+    prefix, rest, hoisted = H.plan_filter(filters[first][1], frozenset(z.index for z in g.d.zones
+                                                                        if z.refill_from < 0))
+    later = ((("where", rest),) if rest is not None else ()) + tuple(filters[first + 1:])
+    reads, first_reads = _Reads(), _Reads()
+    if not (prefix or hoisted) or not all(fk != "where" or _reads(data, g, reads) for fk, data in later):
+        return "test", None
+    keyed = bool(prefix) and all(_reads(c, g, first_reads) for c in prefix)
+    sized = tuple((z, yours, g.d.zones[z].stack) for z, yours in zones) \
+        if keyed and not (sel.name or sel.types or first) else ()  # the pool's size is all the prefix needs
+    return "gated", (zones, reads, (tuple(filters[:first]), prefix, later, hoisted, first_reads if keyed else None,
+                                    sized))
 
 
 class WindowPlan:
@@ -277,22 +204,25 @@ class WindowPlan:
     Attributes:
         actions: the definition's list of actions the plan was made for.
         plans: per action, its option plan (:func:`option_plan`).
-        known: per ``keyed`` action, state key -> {card key -> (passes, steps)} of the
-            states seen (up to :data:`KNOWN`, then forgotten); a state key and a card key
-            hold all a card's test depends on, so they serve every game of the definition.
+        known: per ``keyed`` or ``gated`` action, state key -> {card key -> (passes, steps)}
+            of the states seen (up to :data:`KNOWN`, then forgotten); a state key and a card
+            key hold all a card's test depends on, so they serve every game of the definition.
+        passes: per ``gated`` action, state key -> (its prefix holds, the prefix's steps
+            per card), for a prefix a key can hold.
         plain: id(action) -> its rewritten ``prefer`` (actions without a choose).
         card: id(action) -> (sign, rewritten expression) of its choose's ``prefer``.
         memos: every shared part of the hints, forgotten at the start and the end of each pass.
         running: a pass is under way (a pass inside it values without the memos).
     """
 
-    __slots__ = ("actions", "card", "known", "memos", "plain", "plans", "running")
+    __slots__ = ("actions", "card", "known", "memos", "passes", "plain", "plans", "running")
 
     def __init__(self, actions: list[Any], g: Game):
         memos: dict[Any, H.Hoisted] = {}
         self.actions = actions
         self.plans = [option_plan(a, g) for a in actions]
         self.known: list[dict[tuple[Any, ...], dict[int, tuple[bool, int]]]] = [{} for _ in actions]
+        self.passes: list[dict[tuple[Any, ...], tuple[bool, int]]] = [{} for _ in actions]
         uses: dict[Any, int] = {}
         shapes = _Shapes()
         for a in actions:
@@ -337,7 +267,9 @@ class WindowPlan:
                 options += [(act, c) for c in pool if ok[c]]
                 continue
             g.action_name = act.name  # what its candidates cost: "the next ... you buy"
-            if kind == "keyed":
+            if kind == "gated" and data[2][5] and self._ruled_out(g, ctx, i, data[2]):
+                continue
+            if kind != "test":  # keyed, gated
                 options += [(act, c) for c in self._keyed(g, ctx, i, act, data)]
             elif act.choose is not None:
                 options += [(act, c) for c in act.choose.candidates(g, ctx)]
@@ -388,16 +320,30 @@ class WindowPlan:
         decisions"; a per-pool key missed in 63 % of one built-in game's buy windows, every pool
         being new). The steps are counted as the selector counts them: one per card of
         the pool, plus each card's own test."""
-        zones, reads = data
+        zones, reads, gate = data
         pool = self._pool(g, ctx, zones)
-        you = ctx.you
+        you, sel, start = ctx.you, act.choose, g.steps
         key: tuple[Any, ...] = (you,)
-        if reads.counters:
+        filters, steps = sel.filters, len(pool)
+        if gate is not None:
+            pool = self._gate(g, ctx, i, sel, pool, gate)
+            if not pool:
+                return pool
+            filters, steps = gate[2], 0
+            for h in gate[3]:
+                if not self._hoist(g, ctx, h, pool[0]):
+                    g.steps = start
+                    return sel.candidates(g, ctx)
+                key += (h.value, h.steps)
+        if reads.counters:  # _key(), inlined: one call more per pass costs more than the key
             key += tuple([g.get(c, you if yours else 0) for c, yours in reads.counters])
         if reads.mods and g.attr_mods:
             key += (tuple(map(tuple, g.attr_mods)),)
         if reads.marks:
             key += tuple([g.player_marked(ctx, mark, you, this_turn) for mark, this_turn in reads.marks])
+        if reads.slots:
+            base = g.zone_base
+            key += tuple([tuple(g.slots[base[z] + you if yours else base[z]]) for z, yours in reads.slots])
         known = self.known[i]
         cards = known.get(key)
         if cards is None:
@@ -405,23 +351,91 @@ class WindowPlan:
                 known.clear()
             cards = known[key] = {}
         up = g.face_up if reads.faces else None
-        steps = len(pool)
         found = []
         for c in pool:
             ck = c + c + up[c] if up is not None else c  # the card and, when read, its face
             seen = cards.get(ck)
             if seen is None:
-                seen = cards[ck] = self._test_card(g, ctx, act.choose, c)
+                seen = cards[ck] = self._test_card(g, ctx, sel, c, filters)
             if seen[0]:
                 found.append(c)
             steps += seen[1]
         if g.steps + steps > g.step_limit:  # the selector itself stops the game where it runs out
-            return act.choose.candidates(g, ctx)
+            g.steps = start
+            return sel.candidates(g, ctx)
         g.steps += steps
         return found
 
+    def _ruled_out(self, g: Game, ctx: Ctx, i: int, gate: Any) -> bool:
+        """Whether a ``gated`` action has no candidate by its pool's size alone or by what
+        its prefix was found to be in this state, its steps counted as the selector
+        counts them (the pool, the prefix once per card); False: not known so."""
+        n, you, base = 0, ctx.you, g.zone_base
+        for zone, yours, stack in gate[5]:
+            size = len(g.slots[base[zone] + you if yours else base[zone]])
+            n += min(size, 1) if stack else size
+        if n:
+            seen = self.passes[i].get(_key(g, ctx, gate[4], (you,)))
+            if seen is None or seen[0]:
+                return False
+            n += seen[1] * n
+        if g.steps + n > g.step_limit:
+            return False
+        g.steps += n
+        return True
+
+    def _gate(self, g: Game, ctx: Ctx, i: int, sel: Any, pool: list[int], gate: Any) -> list[int]:
+        """The cards of ``pool`` a ``gated`` plan tests one by one: those that pass the
+        selector's name, types and the filters before its first ``where``, none when that
+        filter's leading conjuncts (tested once, :func:`~.selectors._prefix`) are false.
+        The steps of the pool and of the prefix are counted as the selector counts them,
+        and the budget checked where it checks it."""
+        g.steps += len(pool)
+        if g.steps > g.step_limit:
+            g.out_of_steps(ctx.this)
+        if sel.name:
+            names = g.card_names
+            pool = [c for c in pool if names[c] == sel.name]
+        words = g.card_words
+        if sel.types:
+            pool = [c for c in pool if not words[c].isdisjoint(sel.types)]
+        for fk, data in gate[0]:
+            pool = [c for c in pool if words[c].isdisjoint(data) == (fk == "has_not")]
+        if not pool or not gate[1]:
+            return pool
+        if gate[4] is None:  # a prefix no key holds: tested afresh
+            return S._prefix(g, ctx, gate[1], pool)
+        known, key = self.passes[i], _key(g, ctx, gate[4], (ctx.you,))
+        seen = known.get(key)
+        if seen is None:
+            if len(known) >= KNOWN:
+                known.clear()
+            start = g.steps
+            kept = S._prefix(g, ctx, gate[1], pool)
+            known[key] = (bool(kept), (g.steps - start) // len(pool))  # charged once per card
+            return kept
+        steps = seen[1] * len(pool)
+        if g.steps + steps > g.step_limit:  # where the budget runs out: as the selector finds it
+            return S._prefix(g, ctx, gate[1], pool)
+        g.steps += steps
+        return pool if seen[0] else []
+
     @staticmethod
-    def _test_card(g: Game, ctx: Ctx, sel: Any, c: int) -> tuple[bool, int]:
+    def _hoist(g: Game, ctx: Ctx, h: H.Hoisted, first: int) -> bool:
+        """Work out ``h`` (value and steps) for this pass, as the first card that reaches
+        it would, with no budget and the steps given back (the cards' tests count them
+        at each use); False when its value cannot be in a key."""
+        start, limit, saved = g.steps, g.step_limit, ctx.it
+        g.step_limit, ctx.it, h.have = _NO_LIMIT, first, False
+        try:
+            h._get(g, ctx, not hasattr(h.node, "evaluate"))  # a condition, or an expression
+        finally:
+            ctx.it = saved
+            g.steps, g.step_limit = start, limit
+        return h.value is None or isinstance(h.value, (bool, int, str))
+
+    @staticmethod
+    def _test_card(g: Game, ctx: Ctx, sel: Any, c: int, filters: Any) -> tuple[bool, int]:
         """Whether card ``c`` passes ``sel``'s name, types and filters (in the selector's
         order, the first that fails ends the test, as each filter drops the card from the
         pool), and the steps its tests take. The filters of a ``keyed`` plan are pure
@@ -434,7 +448,7 @@ class WindowPlan:
         ok = True
         try:
             ctx.it = c
-            for fk, data in sel.filters:
+            for fk, data in filters:
                 # 'where': the condition as written; else a printed word the card has or has not
                 ok = bool(data.test(g, ctx)) if fk == "where" else card_has(g, c, data) != (fk == "has_not")
                 if not ok:
