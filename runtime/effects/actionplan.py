@@ -46,6 +46,7 @@ from cardscript.runtime.effects import cardrules as R
 from cardscript.runtime.effects import conditions as C
 from cardscript.runtime.effects import expressions as X
 from cardscript.runtime.effects import hoist as H
+from cardscript.runtime.effects import pools as P
 from cardscript.runtime.effects import selectors as S
 from cardscript.runtime.effects.base import Node as Node  # tests read it here, as shape
 from cardscript.runtime.effects.base import card_has
@@ -387,7 +388,7 @@ class WindowPlan:
     def _gate(self, g: Game, ctx: Ctx, i: int, sel: Any, pool: list[int], gate: Any) -> list[int]:
         """The cards of ``pool`` a ``gated`` plan tests one by one: those that pass the
         selector's name, types and the filters before its first ``where``, none when that
-        filter's leading conjuncts (tested once, :func:`~.selectors._prefix`) are false.
+        filter's leading conjuncts (tested once, :func:`~.pools.pool_prefix`) are false.
         The steps of the pool and of the prefix are counted as the selector counts them,
         and the budget checked where it checks it."""
         g.steps += len(pool)
@@ -404,19 +405,19 @@ class WindowPlan:
         if not pool or not gate[1]:
             return pool
         if gate[4] is None:  # a prefix no key holds: tested afresh
-            return S._prefix(g, ctx, gate[1], pool)
+            return P.pool_prefix(g, ctx, gate[1], pool)
         known, key = self.passes[i], _key(g, ctx, gate[4], (ctx.you,))
         seen = known.get(key)
         if seen is None:
             if len(known) >= KNOWN:
                 known.clear()
             start = g.steps
-            kept = S._prefix(g, ctx, gate[1], pool)
+            kept = P.pool_prefix(g, ctx, gate[1], pool)
             known[key] = (bool(kept), (g.steps - start) // len(pool))  # charged once per card
             return kept
         steps = seen[1] * len(pool)
         if g.steps + steps > g.step_limit:  # where the budget runs out: as the selector finds it
-            return S._prefix(g, ctx, gate[1], pool)
+            return P.pool_prefix(g, ctx, gate[1], pool)
         g.steps += steps
         return pool if seen[0] else []
 
