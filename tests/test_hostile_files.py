@@ -82,6 +82,10 @@ def test_a_linked_script_outside_the_package_is_refused_unread(fan: Path) -> Non
     no_traceback(out)
     code, out = run_bounded("play", "injustice", "--with", str(fan), "-q")
     assert code == 1 and "CS003" in out and "a secret line" not in out
+    for check in ([], ["--check"]):  # fmt neither reads it: no line of it in a parse error
+        code, out = run_bounded("fmt", *check, str(fan / "evil.cards"))
+        assert code == 1 and "error[CS003]" in out and "a secret line" not in out
+        no_traceback(out)
 
 
 def test_a_linked_main_script_is_read_inside_the_folder_holding_the_link(tmp_path: Path) -> None:

@@ -4,6 +4,8 @@ such; nothing a user types reaches Python as a traceback."""
 
 from __future__ import annotations
 
+import json
+
 import io
 import os
 import subprocess
@@ -186,3 +188,13 @@ def test_a_huge_line_is_re_asked_without_being_kept_or_echoed_whole() -> None:
     h = _agent(["x" * (LINE_LIMIT + 10), "1"])
     view: Any = _View(3)
     assert h._read(view) is None and h._read(view) == "1"
+
+
+def test_a_log_to_stdout_is_json_lines_only() -> None:
+    # the score table (and the readable log) went into the same stdout as the JSON log:
+    # a piped log could not be replayed. They go to stderr then.
+    run = CliRunner().invoke(main, ["play", "injustice", "--seed", "3", "--log", "-"])
+    assert run.exit_code == 0, run.output
+    rows = [json.loads(line) for line in run.stdout.splitlines()]
+    assert rows[0]["t"] == "header" and len(rows) > 100
+    assert "Final scores" in run.stderr

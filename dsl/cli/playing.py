@@ -107,6 +107,8 @@ def play(game: str | None, players: int | None, seed: int, bots: str, humans: tu
         check_writable(log_for[1], "--log-for")
         seat_log = SeatLog(engine.game, log_for[0] - 1)
         engine.game.listeners.append(seat_log)
+    # a log written to stdout stays JSON lines: what is for the reader goes to stderr then
+    to_err = log_file == "-" or bool(log_for and log_for[1] == "-")
     if not quiet:
         quiet_events = d.quiet_events | {"play"}
         quiet_counters = {d.counters[i].name for i in d.quiet_counters}
@@ -114,14 +116,14 @@ def play(game: str | None, players: int | None, seed: int, bots: str, humans: tu
         def show(entry: dict[str, Any]) -> None:
             line = logfmt.format_entry(entry, quiet_events, quiet_counters)
             if line is not None:
-                click.echo(line)
+                click.echo(line, err=to_err)
 
         engine.game.listeners.append(show)
     result = engine.run()
     if quiet:
         for text in engine.game.warnings:
             click.echo(terminal(f"warning: {text}"), err=True)
-    _print_scores(d, result, [a.name for a in agents])
+    _print_scores(d, result, [a.name for a in agents], to_err)
     if log_file:
         write_game_log(log_file, result, [a.name for a in agents], seed, program, game, with_paths, variants, mixes)
     if log_for and seat_log is not None:
@@ -131,7 +133,7 @@ def play(game: str | None, players: int | None, seed: int, bots: str, humans: tu
                    err=log_for[1] == "-")
 
 
-def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
+def _print_scores(d: Any, result: Any, bots: list[str], to_err: bool = False) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -146,9 +148,9 @@ def _print_scores(d: Any, result: Any, bots: list[str]) -> None:
         mark = " ★" if p in result.winners and not coop else ""
         table.add_row(str(place), f"P{p + 1}{mark}", bots[p], str(result.scores[p]),
                       ", ".join(str(v) for v in result.tie_values[p]))
-    Console().print(table)
+    Console(stderr=to_err).print(table)
     if result.outcome:
-        click.echo(terminal(f"Outcome: {result.outcome}"))
+        click.echo(terminal(f"Outcome: {result.outcome}"), err=to_err)
 
 
 # ---------------------------------------------------------------- simulate

@@ -410,11 +410,15 @@ def format_file(path: Path, check: bool) -> FileResult:
     a mark (a file that differs only so is reported as changed).
 
     Raises:
-        CompileError: the file cannot be read (CS001) or does not parse.
+        CompileError: the file cannot be read (CS001), leads outside its package (CS003)
+            or does not parse.
         FileProblem: the file cannot be written (a link, a full disk).
     """
+    from cardscript.dsl.front.loader import package_root  # the loader imports this module's neighbours
+
     try:
-        raw = read_bytes(path)
+        # read as 'check' reads it: a link that leads outside its package is not even read
+        raw = read_bytes(path, [package_root(path)])
         text = raw.decode("utf-8")
     except FileProblem as exc:
         raise CompileError([error(exc.code, exc.message, None, exc.hint)]) from None

@@ -10,6 +10,7 @@ from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.lower import bounds, timing
 from cardscript.dsl.front.lower.statics import StaticLowerer
 from cardscript.dsl.front.lower.zones import ZoneLowerer
+from cardscript.dsl.front.sets import printed
 from cardscript.runtime import effects as E
 from cardscript.runtime.definition import (
     ActionDef,
@@ -68,7 +69,13 @@ class Lowerer(ZoneLowerer, StaticLowerer):
             else:
                 self.unknown("card type", w, span, sym.types)
         attrs: dict[str, Any] = {a.name: a.default for a in sym.attributes.values()}
+        given: set[str] = set()
+        if not printed(cd).strip():
+            self.err("CS209", "a card's name is empty", cd.span, 'give the card its printed name: card "NAME": ...')
         for name, value, span in cd.attrs:
+            if name in given:  # 'cost 1, cost 2': the last would win without a word
+                self.err("CS203", f"card {cd.name!r} gives {name!r} twice", span, f"give {name} once")
+            given.add(name)
             if name not in sym.attributes:
                 # 'copies' is the card line's own word, not an attribute: suggest it too (copeis 3)
                 self.err("CS205", f"unknown attribute {name!r} on card {cd.name!r}", span,

@@ -1,0 +1,35 @@
+"""Mistakes on a card's line that used to pass without a word (from a fresh-user review):
+an attribute given twice (the last value won) and an empty card name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardscript.dsl.diagnostics import CompileError
+from cardscript.dsl.front.pipeline import compile_game
+
+
+def _diags(tmp_path: Path, cards: str) -> list[tuple[str, int, int, str]]:
+    (tmp_path / "x.cards").write_text(f'expansion "X"\nuses "injustice"\n{cards}', encoding="utf-8")
+    with pytest.raises(CompileError) as info:
+        compile_game("injustice", [tmp_path / "x.cards"])
+    return [(d.code, d.span.line, d.span.column, d.message) for d in info.value.diagnostics if d.span]
+
+
+def test_an_attribute_given_twice_is_an_error_at_its_second_place(tmp_path: Path) -> None:
+    assert _diags(tmp_path, 'card "A": hero, cost 1, vp 1, cost 2\n') == [
+        ("CS203", 3, 31, "card 'A' gives 'cost' twice")]
+
+
+def test_an_empty_card_name_is_an_error(tmp_path: Path) -> None:
+    (code, line, col, message), = _diags(tmp_path, 'card "  ": hero, cost 1\n')
+    assert (code, line, col) == ("CS209", 3, 1) and "name is empty" in message
+
+
+def test_one_of_each_attribute_still_compiles(tmp_path: Path) -> None:
+    (tmp_path / "x.cards").write_text('expansion "X"\nuses "injustice"\ncard "A": hero, cost 1, vp 1\n',
+                                      encoding="utf-8")
+    d, _w, _p = compile_game("injustice", [tmp_path / "x.cards"])
+    assert any(ct.name == "A" for ct in d.cards)
