@@ -294,14 +294,28 @@ def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
     return out
 
 
+#: the most characters of a source line an excerpt shows: a longer line is cut to a window
+#: around the caret, marked with '…' where it goes on
+EXCERPT_WIDTH = 160
+
+
 def _excerpt(src: str, line: int, column: int, width: int) -> str:
     """The source line and its caret underline, safe for a terminal: a control character
-    in the line shows as an escape, and the caret still stands under what it marks."""
+    in the line shows as an escape, and the caret still stands under what it marks. A line
+    longer than :data:`EXCERPT_WIDTH` shows only a window around the caret."""
+    lead = tail = ""
+    if len(src) > EXCERPT_WIDTH:
+        start = max(0, min(column - 1 - EXCERPT_WIDTH // 3, len(src) - EXCERPT_WIDTH))
+        end = start + EXCERPT_WIDTH
+        lead, tail = ("…" if start else ""), ("…" if end < len(src) else "")
+        column -= start
+        width = max(1, min(width, EXCERPT_WIDTH - column + 1))
+        src = src[start:end]
     before, marked = src[:column - 1], src[column - 1:column - 1 + width]
-    pad = "".join("\t" if ch == "\t" else " " for ch in terminal(before, keep="\t"))
+    pad = " " * len(lead) + "".join("\t" if ch == "\t" else " " for ch in terminal(before, keep="\t"))
     carets = "^" * max(1, len(terminal(marked, keep="\t")) if marked else width)
     gutter = " " * len(str(line))
-    return f"\n {line} | {terminal(src, keep=chr(9))}\n {gutter} | {pad}{carets}"
+    return f"\n {line} | {lead}{terminal(src, keep=chr(9))}{tail}\n {gutter} | {pad}{carets}"
 
 
 def to_json(diags: list[Diagnostic]) -> str:

@@ -146,8 +146,17 @@ def decode(data: bytes, name: str) -> str:
     try:
         return normalise(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise FileProblem("CS001", f"{name} is not UTF-8 text (byte {exc.start} cannot be read)",
+        raise FileProblem("CS001", f"{name} is not UTF-8 text: {where_byte(data, exc.start)} cannot be read",
                           "save the script as UTF-8") from None
+
+
+def where_byte(data: bytes, at: int) -> str:
+    """'byte B (line L, column C)' of byte offset ``at`` in ``data``, both 1-based, the
+    column counted in characters of the line's readable start."""
+    start = data.rfind(b"\n", 0, at) + 1
+    column = len(data[start:at].decode("utf-8", errors="replace")) + 1
+    line = data.count(b"\n", 0, at) + 1
+    return f"byte {at + 1} (line {line}, column {column})"
 
 
 def read_text(path: str | Path, roots: Iterable[Path] | None = None, limit: int = MAX_SCRIPT_BYTES,

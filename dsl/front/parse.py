@@ -115,12 +115,23 @@ def parse(text: str, filename: str = "<string>") -> Tree:
     except UnexpectedInput as exc:
         raise CompileError([_syntax_diagnostic(exc, text, filename)]) from None
     except DedentError as exc:
-        line = _dedent_line(text)
-        raise CompileError([error("CS103", f"bad indentation: {exc}", Span(filename, line, 1),
-                                  "indent the lines of one block by the same amount")]) from None
+        found = _dedent_line(text)
+        if found is None:  # the indenter saw what this scan does not: its own words
+            raise CompileError([error("CS103", f"bad indentation: {exc}", Span(filename, 1, 1),
+                                      "indent the lines of one block by the same amount")]) from None
+        line, width, open_widths = found
+        levels = ", ".join(str(w) for w in open_widths)
+        raise CompileError([error(
+            "CS103", f"bad indentation: this line is indented by {width} space(s), which ends no open "
+                     f"block (the open blocks are indented by {levels})",
+            Span(filename, line, width + 1),
+            f"indent it by {' or '.join(str(w) for w in open_widths[-2:])}, as the lines of the block it belongs to")]
+        ) from None
 
 
-def _dedent_line(text: str) -> int:
+def _dedent_line(text: str) -> tuple[int, int, list[int]] | None:
+    """(line, its indent, the indents of the blocks open there) of the first line whose
+    indent goes back to no open block's, or None."""
     widths = [0]
     for no, raw in enumerate(text.splitlines(), 1):
         stripped = raw.lstrip()
@@ -130,11 +141,12 @@ def _dedent_line(text: str) -> int:
         if w > widths[-1]:
             widths.append(w)
         else:
+            open_widths = list(widths)
             while w < widths[-1]:
                 widths.pop()
             if w != widths[-1]:
-                return no
-    return 1
+                return no, w, open_widths
+    return None
 
 
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):

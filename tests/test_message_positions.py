@@ -1,0 +1,43 @@
+"""Diagnostics that said too little or too much (from a fresh-user review): a bad indent
+names its line and column and the indents that would do; a byte that is not UTF-8 its
+line and column; a very long line shows a window around the caret, not the whole line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardscript.dsl.diagnostics import EXCERPT_WIDTH, CompileError, Diagnostic, Span, render
+from cardscript.dsl.files import FileProblem, read_text
+from cardscript.dsl.front.parse import parse
+
+
+def test_a_bad_dedent_points_at_its_line_and_indent() -> None:
+    with pytest.raises(CompileError) as info:
+        parse('card "A": hero\n  play:\n    draw 1\n   draw 2\n', "x.cards")
+    (d,) = info.value.diagnostics
+    assert d.code == "CS103" and d.span is not None and (d.span.line, d.span.column) == (4, 4)
+    assert "indented by 3" in d.message and "0, 2, 4" in d.message
+    assert d.hint is not None and "2 or 4" in d.hint
+
+
+def test_a_byte_that_is_not_utf8_is_given_by_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "n.cards"
+    path.write_bytes(b'expansion "X"\nuses "injustice"\ncard "\xc3\xa9\xff": hero\n')
+    with pytest.raises(FileProblem) as info:
+        read_text(path)
+    assert "byte 40 (line 3, column 8)" in info.value.message  # 'é' is one character, two bytes
+
+
+@pytest.mark.parametrize("column", [1, 40, 5000, 9990])
+def test_a_long_line_shows_a_window_around_the_caret(column: int) -> None:
+    line = "".join(chr(ord("a") + i % 26) for i in range(10_000))
+    out = render(Diagnostic("error", "CS104", "too deep", Span("x.cards", 1, column, 1, column + 1)),
+                 {"x.cards": line})
+    shown, carets = out.splitlines()[1:3]
+    assert len(shown) <= EXCERPT_WIDTH + 10
+    caret_at = carets.index("^") - carets.index("|") - 2  # the column under the caret, in the shown text
+    text = shown[shown.index("|") + 2:]
+    assert text[caret_at] == line[column - 1]  # the caret stands under the character it marks
+    assert text.startswith("…") == (column > EXCERPT_WIDTH // 3 + 1)
