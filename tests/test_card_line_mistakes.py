@@ -33,3 +33,18 @@ def test_one_of_each_attribute_still_compiles(tmp_path: Path) -> None:
                                       encoding="utf-8")
     d, _w, _p = compile_game("injustice", [tmp_path / "x.cards"])
     assert any(ct.name == "A" for ct in d.cards)
+
+
+@pytest.mark.parametrize("text", ["", 'card "A": thing\n'])
+def test_a_script_without_a_game_header_played_as_a_game_names_its_file(tmp_path: Path, text: str) -> None:
+    from click.testing import CliRunner
+
+    from cardscript.dsl.cli.main import main
+
+    path = tmp_path / "empty.cards"
+    path.write_text(text, encoding="utf-8")
+    run = CliRunner().invoke(main, ["play", str(path), "-q"])
+    assert run.exit_code == 1
+    assert f"{path}:1:1: error[CS207]: {path} has no 'game' header" in run.output and "Traceback" not in run.output
+    run = CliRunner().invoke(main, ["render", str(tmp_path / "empty.cards")])
+    assert run.exit_code == (1 if not text else 0), run.output  # nothing to render is an error

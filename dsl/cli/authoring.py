@@ -236,6 +236,8 @@ def render_cmd(game: str, fmt: str, html_dir: str | None, svg_dir: str | None) -
 
     program = R.load(game)
     cards, name, defaults = R.render_program(program), R.game_name(program, game), R.defaults(program)
+    if not cards:  # an empty script, or a folder of none: nothing to show is a mistake, not a table
+        raise click.ClickException(f"{game} declares no card to render (give a game, an expansion or a card file)")
     if html_dir or svg_dir:
         from cardscript.dsl.tools.render.html import write_html, write_svg
 

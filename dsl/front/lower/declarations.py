@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardscript.dsl.diagnostics import did_you_mean, warning
+from cardscript.dsl.diagnostics import Span, did_you_mean, warning
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.lower import bounds, timing
 from cardscript.dsl.front.lower.statics import StaticLowerer
@@ -194,10 +194,18 @@ class Lowerer(ZoneLowerer, StaticLowerer):
         for r in sym.rules:
             rules.setdefault(r.event.name, []).append(self.trigger(r.event, r.body))
         setup = E.Seq([self.body(s.body, {}) for s in sym.setups])
-        if sym.turn is None:
+        turn: Any
+        if sym.header is None and sym.turn is None:  # an empty script, or one of cards only, played as a game
+            main = next(iter(sources), "")
+            self.err("CS207", f"{main or 'the script'} has no 'game' header, so it is no game to play",
+                     Span(main, 1, 1) if main else None,
+                     'a game starts with: game "NAME", then its zones, setup: and turn:; '
+                     "cards for a game go in an expansion: play GAME --with FILE")
+            turn = E.Seq([])
+        elif sym.turn is None:
             self.err("CS207", "the game has no 'turn:' block", sym.header.span if sym.header else None,
                      "write the turn structure: turn: ... take actions ...")
-            turn: Any = E.Seq([])
+            turn = E.Seq([])
         else:
             turn = self.body(sym.turn.body, {})
         actions = []
