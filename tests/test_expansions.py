@@ -45,6 +45,8 @@ def test_new_expansion_passes_check_test_and_play(tmp_path: Path, monkeypatch: p
     (["new", "expansion", "My_Pack", "--for", "injustice"], "lower-case words"),
     (["new", "expansion", "pack", "--for", "injustise"], "unknown game 'injustise'"),
     (["new", "expansion", "pack"], "Missing option '--for'"),
+    (["new", "expansion", "", "--for", "injustice"], "give the expansion a name"),  # was '. already exists'
+    (["new", "expansion", ".", "--for", "injustice"], "give the expansion a name"),
 ])
 def test_new_expansion_usage_errors(args: list[str], words: str, tmp_path: Path,
                                     monkeypatch: pytest.MonkeyPatch) -> None:

@@ -140,6 +140,9 @@ def test_a_seat_beyond_the_default_player_count_suggests_players() -> None:
     run = CliRunner().invoke(main, ["play", "injustice", "--players", "2", "--human", "3"], input="")
     assert run.exit_code == 2 and "seat 3: a game of 2 players has seats 1 to 2" in run.output
     assert "--players 3 or more" not in run.output  # the user chose 2 players
+    run = CliRunner().invoke(main, ["play", "injustice", "--human", "0"], input="")
+    assert run.exit_code == 2 and "seat 0: a game of 2 players has seats 1 to 2" in run.output
+    assert "--players 0" not in run.output  # no player count gives a seat 0
     run = CliRunner().invoke(main, ["play", "injustice", "--human", "9"], input="")
     assert "seat 9: a game of 2 players has seats 1 to 2" in run.output and "or more" not in run.output
 

@@ -107,7 +107,8 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
         n = _check_players(d, players)
         for s in humans:
             if not 1 <= s <= n:
-                more = "" if players is not None or s > d.players[1] else f" (--players {s} or more for seat {s})"
+                more = ("" if players is not None or not n < s <= d.players[1]
+                        else f" (--players {s} or more for seat {s})")
                 raise click.BadParameter(f"seat {s}: a game of {n} player{'s' if n != 1 else ''} has seats 1 to {n}"
                                          + more, param_hint="--human")
         if len(set(humans)) < len(humans):

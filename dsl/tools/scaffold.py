@@ -112,6 +112,8 @@ def new_expansion(folder: Path, game: str) -> list[Path]:
         ValueError: the folder exists, its name is not lower-case words joined by '-',
             or GAME is not a built-in game.
     """
+    if not folder.name.strip() or folder.name in (".", ".."):
+        raise ValueError("give the expansion a name: lower-case words joined by '-', as my-expansion")
     if folder.exists():
         raise ValueError(f"{folder} already exists")
     if not NAME.match(folder.name):
