@@ -223,3 +223,19 @@ def test_checking_an_expansions_files_one_by_one_is_checking_the_package(files) 
 
     rep = check_paths([str(ROOT / f) for f in files])
     assert (rep.errors, rep.warnings) == (0, 0), [d.message for d in rep.diagnostics]
+
+
+def test_the_games_own_folder_or_an_expansion_twice_is_one_usage_error(tmp_path: Path) -> None:
+    """'--with' of the game's own scripts defined each card and rule a second time (77 CS203);
+    the same expansion twice did too. Each is one usage error now, before any compiling."""
+    from cardscript.dsl.front.loader import resolve_game
+
+    own = str(resolve_game("injustice").parent)
+    code, out = _run("play", "injustice", "--with", own, "-q")
+    assert code == 2 and "is the folder of the game injustice itself, not an expansion" in out, out
+    assert "CS203" not in out
+    fan = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "fan")
+    code, out = _run("play", "injustice", "--with", fan, "--with", fan + "/", "-q")
+    assert code == 2 and "is given twice" in out, out
+    code, out = _run("play", "injustice", "--with", fan, "-q", "--seed", "2")
+    assert code == 0, out

@@ -103,11 +103,37 @@ def compile_with_options(game: str, with_paths: tuple[str, ...] = (), variants: 
 
     if any(not p for p in with_paths):  # "" would mean the current folder
         raise click.BadParameter("an empty path names no expansion", param_hint="--with")
+    _distinct_expansions(game, with_paths)
     extra, cards = game_scripts(game, list(with_paths), list(variants), list(mixes))
     d, warnings, program = compile_game(game, extra, cards)
     if mixes:
         print_diags([w for w in warnings if w.code == "CS220"], program.sources)
     return d, warnings, program
+
+
+def _distinct_expansions(game: str, with_paths: tuple[str, ...]) -> None:
+    """Refuse, as one usage error, an expansion given twice or the game's own folder given
+    as an expansion (it defined each of its cards and rules a second time: a flood of CS203).
+
+    Raises:
+        click.BadParameter: with ``--with`` as the parameter (exit 2).
+    """
+    from cardscript.dsl.diagnostics import CompileError
+    from cardscript.dsl.front.loader import resolve_game
+
+    try:
+        home = resolve_game(game).resolve().parent
+    except (CompileError, OSError):
+        return  # compiling says what is wrong with GAME
+    seen: dict[Path, str] = {}
+    for p in with_paths:
+        real = Path(p).resolve()
+        if real == home:
+            raise click.BadParameter(f"{p} is the folder of the game {game} itself, not an expansion of it",
+                                     param_hint="--with")
+        if real in seen:
+            raise click.BadParameter(f"{p} is given twice (as {seen[real]} before)", param_hint="--with")
+        seen[real] = p
 
 
 def check_writable(path: str, option: str) -> None:

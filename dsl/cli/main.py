@@ -53,7 +53,8 @@ class _LazyGroup(click.Group):
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardscript")
-@click.option("--debug", is_flag=True, hidden=True, help="show tracebacks of internal errors")
+@click.option("--debug", is_flag=True,
+              help="show the traceback of an internal error, for its report (also CARDSCRIPT_DEBUG=1)")
 @click.option("--no-cache", is_flag=True,
               help="neither read nor write the cache of parsed scripts (also CARDSCRIPT_CACHE=off; docs/cache.md)")
 def main(debug: bool, no_cache: bool) -> None:
