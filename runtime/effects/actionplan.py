@@ -185,8 +185,7 @@ def _gated(sel: Any, g: Game, zones: tuple[tuple[int, bool], ...]) -> tuple[str,
     first = next((i for i, (fk, _) in enumerate(filters) if fk == "where"), -1)
     if first < 0 or any(fk not in ("has", "has_not", "where") for fk, _ in filters):
         return "test", None  # 'other_name' runs a selector even for no card
-    prefix, rest, hoisted = H.plan_filter(filters[first][1], frozenset(z.index for z in g.d.zones
-                                                                        if z.refill_from < 0))
+    prefix, rest, hoisted = H.plan_filter(filters[first][1], H.fixed_tops(g))
     later = ((("where", rest),) if rest is not None else ()) + tuple(filters[first + 1:])
     reads, first_reads = _Reads(), _Reads()
     if not (prefix or hoisted) or not all(fk != "where" or _reads(data, g, reads) for fk, data in later):

@@ -168,6 +168,12 @@ def _rewrite(node: Any, out: list[Hoisted], tops: frozenset[int]) -> Any:
     return copy if changed else node
 
 
+def fixed_tops(g: Game) -> frozenset[int]:
+    """The zones of ``g``'s definition that never refill (``refill_from`` < 0): reading their
+    top or bottom cards is pure (the ``tops`` of :func:`plan_filter`)."""
+    return frozenset(z.index for z in g.d.zones if z.refill_from < 0)
+
+
 def plan_filter(cond: Any, tops: frozenset[int] = frozenset()) -> tuple[tuple[Any, ...], Any, tuple[Hoisted, ...]]:
     """How to run a filter condition: ``(prefix, rest, hoisted)``; ``tops``: the zones
     (indexes) that never refill (``refill_from`` < 0), whose top cards may be hoisted.

@@ -231,11 +231,11 @@ class Cards(Node):
         """The filters as they run: each 'where' condition with its card-independent
         parts hoisted (:mod:`~cardscript.runtime.effects.hoist`), planned at first use (in
         a game of the one definition this selector belongs to: its zones' flags are all games')."""
-        from cardscript.runtime.effects.hoist import plan_filter  # hoist reads this module's classes
+        from cardscript.runtime.effects.hoist import fixed_tops, plan_filter  # hoist reads this module's classes
         from cardscript.runtime.effects.pools import pool_filter
 
         plan = []
-        tops = frozenset(z.index for z in g.d.zones if z.refill_from < 0)
+        tops = fixed_tops(g)
         for fk, data in self.filters:
             if fk == "where":
                 prefix, rest, hoisted = plan_filter(data, tops)
