@@ -204,6 +204,10 @@ class GameDefinition:
     warnings: list[tuple[str, Effect]] = field(default_factory=list)  # (text, condition) tested after setup
     #: 'triggers resolve in the order you choose': the event's player orders simultaneous triggers
     triggers_in_chosen_order: bool = False
+    #: 'your triggers wait until the card you are playing resolves': the card triggers that
+    #: the playing player's events fire while a played card's ability resolves wait until
+    #: the outermost such card has fully resolved (runtime/game/events.py, ``resolve_waiting``)
+    triggers_wait_for_play: bool = False
 
     def zone(self, name: str) -> ZoneDef:
         return next(z for z in self.zones if z.name == name)

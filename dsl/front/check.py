@@ -71,6 +71,7 @@ class Symbols:
     quiet_events: list[str] = field(default_factory=list)
     quiet_counters: list[tuple[str, Span]] = field(default_factory=list)
     trigger_order: A.TriggerOrder | None = None  # 'triggers resolve in the order you choose'
+    trigger_wait: A.TriggerWait | None = None  # 'your triggers wait until the card you are playing resolves'
 
 
 def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tuple[Symbols, list[Diagnostic]]:
@@ -228,6 +229,8 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
                 sym.quiet_counters.extend((c, item.span) for c in item.counters)
             elif isinstance(item, A.TriggerOrder):
                 sym.trigger_order = item
+            elif isinstance(item, A.TriggerWait):
+                sym.trigger_wait = item
     for (what, name), span in removed.items():
         table: dict[str, Any] | None = sym.cards if what == "card" else setups if what == "setup" else None
         if what == "action":

@@ -89,6 +89,7 @@ def to_ir(d: GameDefinition) -> dict[str, Any]:
         "tie_breaks": [E.to_ir(t) for t in d.tie_breaks],
         "passives": [[label, d.zones[z].name] for label, z in d.passives],
         "triggers_in_chosen_order": d.triggers_in_chosen_order,
+        "triggers_wait_for_play": d.triggers_wait_for_play,
     }
 
 
@@ -206,6 +207,7 @@ def generate_schema() -> dict[str, Any]:
             "passives": {"type": "array", "items": {"type": "array", "items": {"type": "string"},
                                                      "minItems": 2, "maxItems": 2}},
             "triggers_in_chosen_order": {"type": "boolean"},
+            "triggers_wait_for_play": {"type": "boolean"},
         },
         "$defs": {
             "node": {"type": "object", "minProperties": 1, "maxProperties": 1, "properties": node_props,

@@ -212,7 +212,11 @@ class Reveal(Node):
 
 class Play(Node):
     """``play CARDS``: into the player's play zone, recorded as played this turn; its
-    'play' ability resolves fully, then the 'play' event fires."""
+    'play' ability resolves fully, then the 'play' event fires.
+
+    In a game whose triggers wait for the card played (``triggers_wait_for_play``), the
+    card triggers that the player's events fire meanwhile wait until the outermost card
+    played has resolved, and then fire before its 'play' event (``Game.resolve_waiting``)."""
 
     __slots__ = ("cards", "play_zone")
 
@@ -228,14 +232,40 @@ class Play(Node):
                 g.emit_log({"t": "play", "player": ctx.you, "card": g.card_name(c)})
             ability = g.d.cards[g.card_type[c]].abilities.get("play")
             if ability is not None:
-                try:
-                    g.run_nested(ability, fresh_ctx(ctx.you, c, c, ctx.depth + 1))
-                except RunawayError as exc:
-                    exc.passing(f"play of {g.card_name(c)}")
-                    raise
+                if g.d.triggers_wait_for_play:
+                    self._resolve_waiting_after(g, ctx, c, ability)
+                else:
+                    try:
+                        g.run_nested(ability, fresh_ctx(ctx.you, c, c, ctx.depth + 1))
+                    except RunawayError as exc:
+                        exc.passing(f"play of {g.card_name(c)}")
+                        raise
             g.emit("play", ctx.you, c, c)
             n += 1
         return n
+
+
+    @staticmethod
+    def _resolve_waiting_after(g: Game, ctx: Ctx, c: int, ability: Any) -> None:
+        """Resolve card ``c``'s play ability with the player's card triggers waiting, then,
+        when it is the outermost card played, fire those that waited. A card that never
+        finished resolving (the game ended, or ran away) leaves none waiting."""
+        if not g.playing:
+            g.play_player = ctx.you
+        g.playing += 1
+        done = False
+        try:
+            g.run_nested(ability, fresh_ctx(ctx.you, c, c, ctx.depth + 1))
+            done = True
+        except RunawayError as exc:
+            exc.passing(f"play of {g.card_name(c)}")
+            raise
+        finally:
+            g.playing -= 1
+            if not g.playing and not done:
+                g.waiting.clear()
+        if not g.playing and g.waiting:
+            g.resolve_waiting()
 
 
 class Roll(Node):

@@ -40,6 +40,9 @@ class EventOps(GameState):
             if name in self.static_events:  # static rules hold, whatever the order of the triggers
                 self.fire_statics(name, player, it)  # type: ignore[attr-defined]  # StaticOps, in Game
             pending = self.pending_triggers(name, player, it)  # type: ignore[attr-defined]  # TimingOps
+            if self.playing and player == self.play_player:  # they wait for the card played
+                self.waiting += [(t, c, player, it) for t, c in pending if isinstance(t, TriggerDef)]
+                pending = [x for x in pending if not isinstance(x[0], TriggerDef)]
             while pending:
                 trig, card = self.next_trigger(pending, player)  # type: ignore[attr-defined]
                 if isinstance(trig, TriggerDef):
@@ -57,10 +60,12 @@ class EventOps(GameState):
         due = self.due_delayed(name, player) if self.delayed else ()  # type: ignore[attr-defined]
         for trig in rules:
             self._fire(trig, -1, player, it)
+        # the card triggers of the playing player wait for the card played to resolve
+        fire = self._wait if self.playing and player == self.play_player else self._fire
         if own and it is not None:
             for trig in self.d.cards[self.card_type[it]].triggers:
                 if trig.of_this_card and trig.event == name:
-                    self._fire(trig, it, player, it)
+                    fire(trig, it, player, it)
         if static:
             self.fire_statics(name, player, it)  # type: ignore[attr-defined]  # StaticOps, in Game
         if by_type is not None:
@@ -73,7 +78,7 @@ class EventOps(GameState):
                 # the cards that listen, as the zone holds them now (a card's type never changes)
                 for card in [c for c in cards if by_type[card_type[c]]]:
                     for trig in by_type[card_type[card]]:
-                        self._fire(trig, card, player, it)
+                        fire(trig, card, player, it)
         for x in due:  # delayed effects last, in the order they were set up
             self.run_delayed(x)  # type: ignore[attr-defined]
 
@@ -104,6 +109,34 @@ class EventOps(GameState):
             found = index[name] = [tuple(t for t in ct.triggers if t.event == name and not t.of_this_card)
                                    for ct in self.d.cards]
         return found
+
+    def _wait(self, trig: TriggerDef, card: int, player: int, it: int | None) -> None:
+        """:meth:`_fire` later: once the card being played has resolved (:meth:`resolve_waiting`).
+        'During your turn' is about the moment of the event: a trigger that would not fire
+        now does not wait."""
+        if trig.your_turn and not self.is_active(player):
+            return
+        self.waiting.append((trig, card, player, it))
+
+    def resolve_waiting(self) -> None:
+        """Fire the card triggers that waited for the card played to resolve, in the order
+        they were triggered; in a game whose triggers resolve in the order the player
+        chooses, in the order the playing player picks (:meth:`~.timing.TimingOps.next_trigger`).
+        'First time each turn' is checked as each fires. Rule:
+        ``GameDefinition.triggers_wait_for_play``; triggers these fire run at once."""
+        player = self.play_player
+        while self.waiting:
+            batch, self.waiting = self.waiting, []
+            if not self.d.triggers_in_chosen_order or len(batch) == 1:
+                for trig, card, p, it in batch:
+                    self._fire(trig, card, p, it)
+                continue
+            pending: list[Any] = [(t, c) for t, c, _, _ in batch]
+            while pending:
+                trig, card = self.next_trigger(pending, player)  # type: ignore[attr-defined]  # TimingOps
+                j = next(j for j, x in enumerate(batch) if x[0] is trig and x[1] == card)
+                _, _, p, it = batch.pop(j)
+                self._fire(trig, card, p, it)
 
     def _fire(self, trig: TriggerDef, card: int, player: int, it: int | None) -> None:
         if trig.your_turn and not self.is_active(player):

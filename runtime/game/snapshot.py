@@ -49,10 +49,10 @@ FIXED = frozenset({
 #: state held in immutable values (ints, strings, None), copied as they are
 ATOMS = ("seed", "clock", "active", "first_player", "between_turns", "turn", "action_name", "decisions",
          "trigger_depth", "steps", "nesting", "over", "outcome", "in_static_marks", "at", "delayed_count",
-         "delayed_seq")
+         "delayed_seq", "playing", "play_player")
 #: state held in lists of immutable values (or of objects never changed once made): one slice each
 LISTS = ("values", "owner", "touched", "face_up", "face_value", "loc", "came_from", "played_turn",
-         "gained_turn", "warnings", "winners")
+         "gained_turn", "warnings", "winners", "waiting")
 #: state held in sets and dicts of immutable values: one ``copy()`` each
 SETS = ("fired", "computing", "replacing", "event_counts", "controller", "trigger_labels")
 #: marks for the turn: name -> set of seats / cards

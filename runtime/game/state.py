@@ -117,6 +117,12 @@ class GameState:
         self.delayed: dict[tuple[str, int], list[Any]] = {}
         self.delayed_count = self.delayed_seq = 0
         self.granted: list[Any] = []
+        #: plays whose ability is resolving, in a game whose triggers wait for the card played
+        #: (``GameDefinition.triggers_wait_for_play``); the seat playing the outermost one; and
+        #: the card triggers waiting for it to resolve, each (trigger, card, player, it)
+        self.playing = 0
+        self.play_player = -1
+        self.waiting: list[tuple[Any, int, int, int | None]] = []
         #: the label of each ability offered in a trigger-order decision, made once a game
         self.trigger_labels: dict[Any, str] = {}
         self.decisions = 0

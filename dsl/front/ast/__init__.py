@@ -138,7 +138,7 @@ from cardscript.dsl.front.ast.statements import (
     Word,
     ZoneArg,
 )
-from cardscript.dsl.front.ast.timing import Delayed, Grant, TriggerOrder
+from cardscript.dsl.front.ast.timing import Delayed, Grant, TriggerOrder, TriggerWait
 from cardscript.dsl.front.ast.zones import (
     Replacement,
 )
@@ -156,7 +156,7 @@ __all__ = [
     "Stmt", "StrArg", "SumAttr", "Text", "TieBreak", "Trigger", "Turn", "Types", "Uses", "Warn", "WinnerIs", "Word",
     "ZoneArg", "ZoneDecl", "ZoneEmpty", "ZoneRef",
 ]
-__all__ += ["Delayed", "Grant", "TriggerOrder"]  # the timing area (issue 12)
+__all__ += ["Delayed", "Grant", "TriggerOrder", "TriggerWait"]  # the timing area (issue 12)
 
 __all__ += ["AnswerChecked", "AnswerTo", "ExpectError", "ExpectOffered", "SetupStep", "Step"]
 __all__ += ["CameFrom", "Replacement"]  # zones (issue 12)

@@ -24,7 +24,7 @@ from cardscript.dsl.front.ast.scenario import (
 )
 from cardscript.dsl.front.ast.selectors import CardSel, ZoneRef
 from cardscript.dsl.front.ast.statements import Body, CallItem
-from cardscript.dsl.front.ast.timing import TriggerOrder
+from cardscript.dsl.front.ast.timing import TriggerOrder, TriggerWait
 from cardscript.dsl.front.ast.zones import Replacement
 
 
@@ -223,7 +223,7 @@ class TieBreak(Node):
 Item: TypeAlias = (
     Header | Uses | Players | Types | Attribute | Abilities | Passive | ZoneDecl | CounterDecl | EffectDef
     | CardDef | Rule | Setup | Turn | Action | EndWhen | Score | Outcome | Warn | TieBreak | Expect | Answers | DoStep
-    | Seed | NextTurn | Finish | ActiveSeat | Rig | Quiet | Remove | PrintedLabel | TriggerOrder | Step
+    | Seed | NextTurn | Finish | ActiveSeat | Rig | Quiet | Remove | PrintedLabel | TriggerOrder | TriggerWait | Step
 )
 
 

@@ -19,6 +19,12 @@ class TriggerOrder(Node):
     different triggers, the event's player picks which resolves next (JLD-15)."""
 
 
+class TriggerWait(Node):
+    """``your triggers wait until the card you are playing resolves``: the card triggers
+    that a player's events fire while a card they play resolves wait until it has fully
+    resolved (DC rulebooks, "Resolving Card Abilities")."""
+
+
 class Delayed(Node):
     """``at the next "EVENT": body`` / ``at your next "EVENT": body``: a one-shot effect
     run the next time the event is emitted (for anyone / for the player who set it up)."""

@@ -17,6 +17,9 @@ class TimingBuilder(BuilderBase):
     def trigger_order(self, meta, c):
         return A.TriggerOrder(self._sp(meta))
 
+    def trigger_wait(self, meta, c):
+        return A.TriggerWait(self._sp(meta))
+
     def delay_whose(self, meta, c):
         return str(c[0])
 

@@ -237,4 +237,5 @@ class Lowerer(ZoneLowerer, StaticLowerer):
             attributes=attributes, types=tuple(sym.types),
             labels=tuple(sym.labels), sources=sources, quiet_events=frozenset(sym.quiet_events),
             quiet_counters=frozenset(self.counter(n, sp) for n, sp in sym.quiet_counters), outcomes=outcomes,
-            warnings=warns, triggers_in_chosen_order=sym.trigger_order is not None)
+            warnings=warns, triggers_in_chosen_order=sym.trigger_order is not None,
+            triggers_wait_for_play=sym.trigger_wait is not None)
