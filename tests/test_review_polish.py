@@ -1,0 +1,51 @@
+"""Fresh-user review, polish round: diagnostics that were missing, hidden or misleading,
+and CLI details. Each test names what the review found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from snippets import compile_errors, compile_snippet
+
+from cardscript.dsl.cli import main
+
+
+def _codes(diags: list) -> list[tuple[str, int, int]]:
+    return [(d.code, d.span.line, d.span.column) for d in diags]
+
+
+# ---------------------------------------------------------------- 1. CS214
+def test_an_effect_that_always_calls_itself_is_an_error(tmp_path: Path) -> None:
+    # 'effect foo: foo' passed check; only the runtime's call-depth bound (CS401) stopped it
+    errs = compile_errors(tmp_path, '\neffect foo:\n  draw a card\n  foo\ncard "Jab": hero\n  play: foo\n')
+    assert _codes(errs) == [("CS214", 4, 3)]
+    assert errs[0].message == "effect 'foo' calls itself on every path: it can never finish"
+    assert "under a condition ('if ...:'), a choice or 'you may'" in errs[0].hint
+
+
+def test_effects_that_always_call_each_other_are_one_error(tmp_path: Path) -> None:
+    errs = compile_errors(tmp_path, '\neffect a:\n  repeat 2: b\neffect b:\n  between turns: a\n')
+    assert _codes(errs) == [("CS214", 3, 13)]
+    assert errs[0].message == "effect 'a' calls itself on every path (a -> b -> a): it can never finish"
+
+
+def test_recursion_that_may_stop_is_allowed(tmp_path: Path) -> None:
+    text = ('\neffect dig:\n  if count all cards in your hand < 3:\n    draw a card\n    dig\n'
+            'effect maybe:\n  you may maybe\n'
+            'effect pick:\n  choose a card from your hand:\n    pick\n'
+            'effect sweep:\n  for each card in your hand:\n    sweep\n'
+            'effect none:\n  repeat 0: none\n'
+            'effect over:\n  end game "done"\n  over\n'
+            'card "Jab": hero\n  play: dig; maybe; pick; sweep; none; over\n')
+    assert compile_snippet(tmp_path, text) is not None
+
+
+def test_check_reports_cs214_with_place_and_caret(tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "x.cards").write_text('expansion "Loops"\nuses "injustice"\n\neffect foo:\n  foo\n', encoding="utf-8")
+    res = CliRunner().invoke(main, ["check", str(pack)])
+    assert res.exit_code == 1, res.output
+    assert f"{pack / 'x.cards'}:5:3: error[CS214]: effect 'foo' calls itself on every path" in res.output
+    assert " 5 |   foo\n   |   ^^^\n" in res.output
