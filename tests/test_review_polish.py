@@ -49,3 +49,13 @@ def test_check_reports_cs214_with_place_and_caret(tmp_path: Path) -> None:
     assert res.exit_code == 1, res.output
     assert f"{pack / 'x.cards'}:5:3: error[CS214]: effect 'foo' calls itself on every path" in res.output
     assert " 5 |   foo\n   |   ^^^\n" in res.output
+
+
+# ---------------------------------------------------------------- 2. a card defined twice
+def test_a_card_defined_twice_keeps_the_errors_of_both_definitions(tmp_path: Path) -> None:
+    # only CS203 and the second definition's errors were reported: the first's were hidden
+    errs = compile_errors(tmp_path, '\ncard "Jab": hero, cost 1\n  play: +1 powr\ncard "Jab": hero, price 2\n'
+                                    '  play: +1 pwer\n')
+    assert _codes(errs) == [("CS201", 3, 9), ("CS203", 4, 1), ("CS205", 4, 19), ("CS201", 5, 9)]
+    assert [d.message for d in errs][::3] == ["unknown counter 'powr'", "unknown counter 'pwer'"]
+    assert errs[1].hint.endswith("snippet.cards:2")

@@ -186,6 +186,8 @@ class Lowerer(ZoneLowerer, StaticLowerer):
                 continue
             cards.append(ct)
             printings.extend(prs)
+        for cd in sym.duplicate_cards:  # CS203 is an error already: only their diagnostics are kept
+            self.card(cd, len(cards))
         self.arm_replacements(cards)
         kept = {ct.name for ct in cards}
         self.diags.extend(bounds.components([cd for cd in sym.cards.values() if cd.name in kept]))
