@@ -59,3 +59,25 @@ def test_a_card_defined_twice_keeps_the_errors_of_both_definitions(tmp_path: Pat
     assert _codes(errs) == [("CS201", 3, 9), ("CS203", 4, 1), ("CS205", 4, 19), ("CS201", 5, 9)]
     assert [d.message for d in errs][::3] == ["unknown counter 'powr'", "unknown counter 'pwer'"]
     assert errs[1].hint.endswith("snippet.cards:2")
+
+
+# ---------------------------------------------------------------- 3. a negative count
+def test_a_negative_count_says_counts_cannot_be_negative(tmp_path: Path) -> None:
+    # 'draw -3 cards' was "unexpected '-'" with the hint "did you forget ':' before the statements?"
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "x.cards").write_text('expansion "N"\nuses "injustice"\n\ncard "Jab": hero, cost 1\n  play:\n'
+                                  '    draw -3 cards\n', encoding="utf-8")
+    res = CliRunner().invoke(main, ["check", str(pack)])
+    assert res.exit_code == 1, res.output
+    assert f"{pack / 'x.cards'}:6:10: error[CS209]: a count cannot be negative: '-3'\n" in res.output
+    assert " 6 |     draw -3 cards\n   |          ^^\n" in res.output
+    assert ("hint: write a number from 0 up ('draw 3'); to take something away, use an effect that does "
+            "(discard, or '-3 COUNTER' for a counter)") in res.output
+    assert "forget ':'" not in res.output
+
+
+def test_negative_copies_say_so_with_the_word_before(tmp_path: Path) -> None:
+    errs = compile_errors(tmp_path, '\ncard "Jab": hero, cost 1, copies -2\n  play: draw 1\n')
+    assert _codes(errs) == [("CS209", 2, 34)]
+    assert "('copies 2')" in errs[0].hint
