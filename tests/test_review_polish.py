@@ -81,3 +81,16 @@ def test_negative_copies_say_so_with_the_word_before(tmp_path: Path) -> None:
     errs = compile_errors(tmp_path, '\ncard "Jab": hero, cost 1, copies -2\n  play: draw 1\n')
     assert _codes(errs) == [("CS209", 2, 34)]
     assert "('copies 2')" in errs[0].hint
+
+
+# ---------------------------------------------------------------- 4. an inline otherwise
+def test_an_otherwise_on_the_line_of_its_if_is_cs208(tmp_path: Path) -> None:
+    # it was CS202 "no effect matches 'draw a card otherwise'"; docs/language.md says CS208
+    errs = compile_errors(tmp_path, '\ncard "Jab": hero, cost 1\n  play:\n'
+                                    '    if count all cards in your hand > 2: draw a card otherwise: +1 power\n')
+    assert _codes(errs) == [("CS208", 4, 54)]
+    assert errs[0].message == "'otherwise' must start a line of its own, right after its 'if'"
+    assert "write 'otherwise: ...' on the next line, at the indent of the 'if'" in errs[0].hint
+    errs = compile_errors(tmp_path, '\ncard "Jab": hero, cost 1\n'
+                                    '  play: if count all cards in your hand > 2: draw a card; otherwise: +1 power\n')
+    assert _codes(errs) == [("CS208", 3, 59)]
