@@ -94,3 +94,28 @@ def test_an_otherwise_on_the_line_of_its_if_is_cs208(tmp_path: Path) -> None:
     errs = compile_errors(tmp_path, '\ncard "Jab": hero, cost 1\n'
                                     '  play: if count all cards in your hand > 2: draw a card; otherwise: +1 power\n')
     assert _codes(errs) == [("CS208", 3, 59)]
+
+
+# ---------------------------------------------------------------- 5. two games in one folder
+def _two_games(tmp_path: Path) -> Path:
+    folder = tmp_path / "two"
+    folder.mkdir()
+    game = ('game "{}"\nplayers 2\nzone hand: per player, private\ncounter power: per player, 0\n'
+            'types hero\nabilities play\ncard "Jab": hero\n  play: +1 power\nsetup:\n  nothing\n'
+            'turn:\n  +1 power\n  end game "over"\n')
+    (folder / "a.rules").write_text("# the first game\n" + game.format("First"), encoding="utf-8")
+    (folder / "b.rules").write_text("\n" + game.format("Second"), encoding="utf-8")
+    return folder
+
+
+def test_two_game_headers_in_one_folder_are_one_diagnostic(tmp_path: Path) -> None:
+    # the second game was checked as a script added to the first: a CS203 for each of its definitions
+    folder = _two_games(tmp_path)
+    for args in (["check", str(folder)], ["check", str(folder / "b.rules")],
+                 ["play", str(folder), "--bots", "random,random"]):
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 1, (args, res.output)
+        assert res.output.count("error[CS203]") == 1, (args, res.output)
+        assert (f"{folder / 'b.rules'}:2:1: error[CS203]: a second game in folder {folder}: its game is already "
+                f"'game \"First\"' at {folder / 'a.rules'}:2\n 2 | game \"Second\"\n   | ^^^^\n") in res.output
+        assert "a folder holds one game: move this one to a folder of its own" in res.output
