@@ -119,3 +119,37 @@ def test_two_game_headers_in_one_folder_are_one_diagnostic(tmp_path: Path) -> No
         assert (f"{folder / 'b.rules'}:2:1: error[CS203]: a second game in folder {folder}: its game is already "
                 f"'game \"First\"' at {folder / 'a.rules'}:2\n 2 | game \"Second\"\n   | ^^^^\n") in res.output
         assert "a folder holds one game: move this one to a folder of its own" in res.output
+
+
+# ---------------------------------------------------------------- 7. polish
+def test_a_decision_kind_with_a_vowel_reads_an(tmp_path: Path) -> None:
+    # "P1 must answer a action decision", "answer yes given to a action decision"
+    from snippets import HEAD, scenario
+
+    res = scenario(tmp_path, HEAD + "next turn\n")
+    assert "the step needs an answer: P1 must answer an action decision (action): [" in res.diagnostics[0].message
+    res = scenario(tmp_path, HEAD + "answer yes\nnext turn\n")
+    assert "an answer does not fit: answer yes given to an action decision: [" in res.diagnostics[0].message
+    res = scenario(tmp_path, HEAD + "do:\n  you may draw a card\n")
+    assert "P1 must answer a yes/no decision" in res.diagnostics[0].message
+
+
+def test_empty_bot_names_are_a_usage_error() -> None:
+    # '--bots ,' played with the default bot on every seat (exit 0)
+    for args in (["play", "injustice", "-q"], ["simulate", "injustice", "-n", "1"], ["ladder", "injustice", "-n", "1"]):
+        for bots in (",", "greedy,,random", ""):
+            res = CliRunner().invoke(main, [*args, "--bots", bots])
+            assert res.exit_code == 2, (args, bots, res.output)
+            assert "holds an empty bot name: give names separated by ','" in res.output
+
+
+def test_simulate_json_wins_are_all_floats() -> None:
+    # the winner's seat was 3.0 and a seat with no win 0
+    import json
+
+    res = CliRunner().invoke(main, ["simulate", "injustice", "-n", "2", "--bots", "greedy", "--json", "-j", "1"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    wins = [*out["wins_per_seat"].values(), *out["wins_per_bot"].values()]
+    assert all(type(w) is float for w in wins), wins
+    assert 0.0 in out["wins_per_seat"].values()
