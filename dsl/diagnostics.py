@@ -84,6 +84,9 @@ CODES: dict[str, tuple[str, str, str]] = {
               "block"),
     "CS213": ("no active player between turns", 'card "Jab": hero\n  play: between turns: take actions',
               "open the action window outside 'between turns:' (docs/language.md, \"Between turns\")"),
+    "CS214": ("an effect that calls itself on every path", "effect loop:\n  draw a card\n  loop",
+              "make some path end: call it under a condition ('if ...:'), a choice or 'you may', or drop the "
+              "call"),
     "CS220": ("mixed-in card left out", "$ cardscript cards GAME --mix OTHER-GAME",
               "a card of another set that uses its own rules cannot join; nothing to fix unless you want it: then "
               "write the rule it needs as a variant"),

@@ -26,9 +26,12 @@ def _run(*args: str) -> tuple[int, str]:
 
 
 # ---------------------------------------------------------------- new expansion
-def test_new_expansion_passes_check_test_and_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("game", ["injustice", "justice-league-dark", "hero-dice-batman"])
+def test_new_expansion_passes_check_test_and_play(game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # every built-in game: Hero Dice's scaffold card never left the box (CS504), as its setup
+    # takes out only the cards it names
     monkeypatch.chdir(tmp_path)
-    code, out = _run("new", "expansion", "my-pack", "--for", "injustice")
+    code, out = _run("new", "expansion", "my-pack", "--for", game)
     assert code == 0, out
     made = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "my-pack").rglob("*") if p.is_file())
     assert made == ["my-pack/README.md", "my-pack/cards.cards", "my-pack/cardscript.toml",
@@ -37,7 +40,7 @@ def test_new_expansion_passes_check_test_and_play(tmp_path: Path, monkeypatch: p
     assert code == 0 and "0 error(s), 0 warning(s)" in out, out
     code, out = _run("test", "my-pack")
     assert code == 0 and out.rstrip().endswith("1 passed, 0 failed"), out
-    code, out = _run("play", "injustice", "--with", "my-pack", "-q", "--seed", "2")
+    code, out = _run("play", game, "--with", "my-pack", "-q", "--seed", "2")
     assert code == 0, out
 
 

@@ -241,8 +241,9 @@ def test_a_failing_batch_keeps_an_existing_out_file(tmp_path: Path) -> None:
     """Never a clobbered output file: a batch that stops on a failing game leaves the file
     already at --out as it was, its rows in FILE.partial (which --resume continues); a
     batch that runs to its end replaces the file."""
-    bad = tmp_path / "rec.cards"
-    bad.write_text('expansion "X"\nuses "injustice"\neffect foo:\n  foo\ncard "R": hero, cost 0, copies 30\n'
+    bad = tmp_path / "rec.cards"  # runs away at run time (CS401): under an 'if', check allows it (CS214)
+    bad.write_text('expansion "X"\nuses "injustice"\neffect foo:\n  if count players > 0: foo\n'
+                   'card "R": hero, cost 0, copies 30\n'
                    "  play: foo\n")
     out = tmp_path / "k.jsonl"
     out.write_text("KEEP\n")

@@ -187,3 +187,18 @@ def write_atomic(path: str, text: str) -> None:
         write_text(path, text)
     except FileProblem as exc:
         raise click.ClickException(exc.message + (f"; {exc.hint}" if exc.hint else "")) from None
+
+
+def bot_names(bots: str) -> list[str]:
+    """The bot names of a ``--bots`` value ('greedy, random' -> ['greedy', 'random']).
+
+    Raises:
+        click.BadParameter: a name is empty ('--bots ,', 'greedy,,random'): the runtime would
+            fill it with its default bot, so the seats would not play what was asked.
+    """
+    names = [b.strip() for b in bots.split(",")]
+    if not all(names):
+        raise click.BadParameter(f"{terminal(repr(bots))} holds an empty bot name: give names separated by ',', "
+                                 "as 'greedy,random' (heuristic, greedy, search, search:N, random)",
+                                 param_hint="--bots")
+    return names

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from cardscript.dsl.cli.common import compile_with_options, variant_option
+from cardscript.dsl.cli.common import bot_names, compile_with_options, variant_option
 from cardscript.dsl.textsafe import json_text, terminal
 
 
@@ -35,7 +35,7 @@ def ladder(game: str, games: int, players: int | None, bots: str, seed: int, job
     n = players if players is not None else max(lo, min(2, hi))
     if not lo <= n <= hi:
         raise click.BadParameter(f"{terminal(d.name)} is for {lo} to {hi} players, not {n}", param_hint="--players")
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    names = bot_names(bots)
     try:
         out = run_ladder(game, d, names, games, n, jobs or default_jobs(), seed, cost_games, with_paths, variants,
                          mixes)

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from cardscript.dsl.cli.common import (
+    bot_names,
     check_writable,
     compile_with_options,
     debug_requested,
@@ -39,7 +40,7 @@ def _agents(bots: str, players: int) -> list[Any]:
     from cardscript.runtime.agents import make_agents
 
     try:
-        return make_agents(bots.split(","), players)
+        return make_agents(bot_names(bots), players)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--bots") from None
 
@@ -369,6 +370,7 @@ def replay(log_file: str) -> None:
     d, _, program = compile_with_options(*replay_sources(log_file, head))
     if head.get("scripts") not in (fingerprint(program.sources), legacy_fingerprint(program.sources)):
         click.echo("warning: the scripts changed since this log was written", err=True)
+    from cardscript.dsl.harness.agent import an
     from cardscript.runtime.agents import BadAnswer, NeedAnswer
     from cardscript.runtime.errors import InvalidDecision
 
@@ -380,7 +382,7 @@ def replay(log_file: str) -> None:
     try:
         result = Engine(d, head["players"], [agent] * head["players"], head["seed"], log=True).run()
     except (NeedAnswer, InvalidDecision, BadAnswer) as exc:
-        click.echo(terminal(f"replay differs: the logged decisions no longer fit the game ({exc})"), err=True)
+        click.echo(terminal(f"replay differs: the logged decisions no longer fit the game ({an(str(exc))})"), err=True)
         sys.exit(1)
     new = [json.dumps(e, sort_keys=True, ensure_ascii=False) for e in result.log]
     old = [json.dumps(e, sort_keys=True, ensure_ascii=False) for e in entries[1:]]

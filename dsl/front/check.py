@@ -56,6 +56,9 @@ class Symbols:
     counters: dict[str, A.CounterDecl] = field(default_factory=dict)
     effects: list[EffectSig] = field(default_factory=list)
     cards: dict[str, A.CardDef] = field(default_factory=dict)
+    #: earlier definitions of a card defined twice in scripts of one rank (CS203): lowered
+    #: only for their own diagnostics, so that the duplicate does not hide their mistakes
+    duplicate_cards: list[A.CardDef] = field(default_factory=list)
     card_sets: dict[str, str] = field(default_factory=dict)  # card key -> its set (dsl/front/sets.py)
     rules: list[A.Rule] = field(default_factory=list)
     setups: list[A.Setup] = field(default_factory=list)
@@ -179,6 +182,8 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
                             owners.setdefault(("card", k), (RANK.get(kind, 0), item.span) if sym.card_sets[k] == here
                                               else prev)
                 elif claim("card", key, item.span, kind, item.name):
+                    if key in sym.cards and prev is not None and prev[0] == RANK.get(kind, 0):
+                        sym.duplicate_cards.append(sym.cards[key])
                     sym.cards[key] = item if key == item.name else renamed(item, key)
                     sym.card_sets[key] = here
             elif isinstance(item, A.Rule):

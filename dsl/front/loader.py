@@ -118,6 +118,38 @@ def _find_header_kind(path: Path) -> str:
     return ""
 
 
+def second_games(mains: list[Path]) -> list[Diagnostic]:
+    """CS203 at the header of each script of a folder after its first with a 'game' header:
+    a folder is one game, and the others would be read as scripts added to it (dozens of
+    "defined twice", or nothing said at all when the game is played).
+
+    Args:
+        mains: the scripts of one folder whose header is 'game', sorted by name.
+    """
+    def shown(path: Path) -> str:
+        return os.path.relpath(path) if Path.cwd().resolve() in path.resolve().parents else str(path)
+
+    first, (line, header) = shown(mains[0]), _header_line(mains[0])
+    out = []
+    for m in mains[1:]:
+        at = _header_line(m)[0]
+        out.append(error("CS203", f"a second game in folder {shown(m.parent)}: its game is already "
+                         f"'{header}' at {first}:{line}", Span(shown(m), at, 1, at, 5),
+                         "a folder holds one game: move this one to a folder of its own, or make it an "
+                         "expansion of the first (expansion \"NAME\", then uses of the game's scripts)"))
+    return out
+
+
+def _header_line(path: Path) -> tuple[int, str]:
+    """(1-based line, text) of a script's header: its first line that is not blank or a comment."""
+    try:
+        text = read_script(path, [package_root(path)])
+    except FileProblem:
+        return 1, ""
+    return next(((n, raw.strip()) for n, raw in enumerate(text.splitlines(), 1)
+                 if raw.strip() and not raw.strip().startswith("#")), (1, ""))
+
+
 def read_script(path: Path, roots: list[Path] | None = None) -> str:
     """A script's text (see :func:`cardscript.dsl.files.read_text`: UTF-8, a leading
     byte-order mark dropped, CRLF and CR line ends as LF).
@@ -216,6 +248,8 @@ def resolve_game(game: str) -> Path:
             if not mains:
                 raise CompileError([error("CS207", f"no script with a 'game' header in folder {game}", None,
                                           "a game folder needs a file starting with: game \"Name\"")])
+            if len(mains) > 1:
+                raise CompileError(second_games(mains))
             return mains[0]
         return p
     games = builtin_games()

@@ -176,6 +176,11 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):
             return error("CS103", "block ends too early", Span(filename, line, col),
                          "give the block at least one statement, or 'nothing'", expected)
         width = max(1, len(str(tok.value)))
+        negative = _negative_number(text, tok, expected)
+        if negative:  # 'draw -3 cards': the hint for any other token ("forgot ':'?") misleads
+            return error("CS209", f"a count cannot be negative: '{negative}'",
+                         Span(filename, line, col, line, col + len(negative)),
+                         _negative_hint(text[:tok.start_pos], negative[1:]), expected)
         msg = f"unexpected {_describe(tok)}"
         if _python_like(text, line):
             hint = "scripts are data: Python code is not part of the language"
@@ -195,6 +200,23 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):
     if isinstance(exc, UnexpectedEOF):
         return error("CS102", "the file ends too early", Span(filename, line, col), "", _expected(set(exc.expected)))
     return error("CS101", str(exc).splitlines()[0], Span(filename, line, col))
+
+
+def _negative_number(text: str, tok: Token, expected: tuple[str, ...]) -> str:
+    """'-3' when ``tok`` is the minus of a negative number written where a number (and
+    no minus) was expected, else ''."""
+    if tok.value != "-" or "a number" not in expected or "'-'" in expected or tok.end_pos is None:
+        return ""
+    digits = len(text[tok.end_pos:]) - len(text[tok.end_pos:].lstrip("0123456789"))
+    return "-" + text[tok.end_pos:tok.end_pos + digits] if digits else ""
+
+
+def _negative_hint(before: str, digits: str) -> str:
+    words = before.split()
+    word = words[-1] if words else ""
+    shown = f"'{word} {digits}'" if word.isalpha() else digits
+    return (f"write a number from 0 up ({shown}); to take something away, use an "
+            f"effect that does (discard, or '-{digits} COUNTER' for a counter)")
 
 
 def _describe(tok: Token) -> str:

@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING, Any
 
 from cardscript.dsl.diagnostics import CompileError, Diagnostic, error
 from cardscript.dsl.front import ast as A
-from cardscript.dsl.front.loader import SCRIPT_SUFFIXES, Program, _header_kind, load_program, one_pass, resolve_game
+from cardscript.dsl.front.loader import (
+    SCRIPT_SUFFIXES,
+    Program,
+    _header_kind,
+    load_program,
+    one_pass,
+    read_script,
+    resolve_game,
+    second_games,
+)
 from cardscript.dsl.front.recover import past_broken
 
 if TYPE_CHECKING:
@@ -298,7 +307,7 @@ def _unused_siblings(main: Path, program: Program) -> list[Path]:
     """Scripts beside a game's main script that the game does not use (new card files)."""
     used = {str(Path(n).resolve()) for n in program.sources}
     return [p for p in _entries(main.parent)[0]
-            if p.suffix in (".rules", ".cards") and str(p.resolve()) not in used]
+            if p.suffix in (".rules", ".cards") and str(p.resolve()) not in used and _header_kind(p) != "game"]
 
 
 def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
@@ -316,6 +325,13 @@ def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
     if kind != "game":
         return _check_scenario(program)
     diags = past_broken(program, check_program(program))
+    mains = [p for p in _entries(f.parent)[0] if _header_kind(p) == "game" and p.suffix != ".scenario"]
+    if len(mains) > 1:  # one diagnostic each, not the CS203 of every definition they share
+        for d in second_games(mains):
+            diags.append(d)
+            if d.span is not None:
+                rep.sources.setdefault(d.span.file, read_script(Path(d.span.file)))
+                rep.files.append(d.span.file)
     for extra in _unused_siblings(f, program):
         # not used by the game: checked as if added to it, so its mistakes still show
         try:

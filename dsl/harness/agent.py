@@ -10,6 +10,7 @@ failed ``expect``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +96,15 @@ def offers(d: Decision, option: str) -> bool:
         if low == want or (d.kind == "action" and low.split(" ", 1)[-1] == want):
             return True
     return False
+
+
+def an(text: str) -> str:
+    """``text`` with 'a' made 'an' before a decision kind that starts with a vowel: the
+    runtime's messages say "a {kind} decision", which reads "a action decision"."""
+    return _A_VOWEL.sub("an ", text)
+
+
+_A_VOWEL = re.compile(r"\ba (?=[aeiou][\w/-]* decision\b)")
 
 
 def describe(d: Decision) -> str:

@@ -20,7 +20,7 @@ from cardscript.dsl.front.ast import scenario as S
 from cardscript.dsl.front.check import collect
 from cardscript.dsl.front.loader import load_program
 from cardscript.dsl.front.lower import Lowerer
-from cardscript.dsl.harness.agent import Addressed, Checked, Misaddressed, OfferCheck, ScenarioAgent, shown
+from cardscript.dsl.harness.agent import Addressed, Checked, Misaddressed, OfferCheck, ScenarioAgent, an, shown
 from cardscript.runtime import effects as E
 from cardscript.runtime.agents import BadAnswer, NeedAnswer
 from cardscript.runtime.context import Ctx
@@ -220,12 +220,12 @@ def _setup(engine: Engine, setup: list[Any], queue: list[Any], res: ScenarioResu
         engine.setup()
     except (BadAnswer, RigError) as exc:
         what = "answer" if isinstance(exc, BadAnswer) else "rigged outcome"
-        res.diagnostics.append(error("CS303", f"a setup {what} does not fit: {exc}", at,
+        res.diagnostics.append(error("CS303", f"a setup {what} does not fit: {an(str(exc))}", at,
                                      "give the setup's decisions, in the order setup asks them, one of the "
                                      "options they offer; rig cards that are there when setup shuffles or picks"))
         return False
     except (GameOver, RunawayError, InvalidDecision) as exc:
-        res.diagnostics.append(error("CS301", f"the game's setup failed: {exc}", None,
+        res.diagnostics.append(error("CS301", f"the game's setup failed: {an(str(exc))}", None,
                                      "the game cannot start as the scenario sets it up: check its 'players' line, "
                                      "its variants and the game's setup"))
         return False
@@ -346,14 +346,14 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
         turns.ended = st.span
         return True
     except NeedAnswer as exc:
-        res.diagnostics.append(error("CS303", f"the step needs an answer: {exc}", st.span,
+        res.diagnostics.append(error("CS303", f"the step needs an answer: {an(str(exc))}", st.span,
                                      "add an 'answer' line before this step"))
     except Misaddressed as exc:
-        res.diagnostics.append(error("CS303", f"an answer is for another decision: {exc}", st.span,
+        res.diagnostics.append(error("CS303", f"an answer is for another decision: {an(str(exc))}", st.span,
                                      "the decision the answer names was not asked next: answer the one asked "
                                      "first, or check the purpose the answer names"))
     except (BadAnswer, InvalidDecision) as exc:
-        res.diagnostics.append(error("CS303", f"an answer does not fit: {exc}", st.span,
+        res.diagnostics.append(error("CS303", f"an answer does not fit: {an(str(exc))}", st.span,
                                      "answer with one of the options the decision offers (see the message)"))
     except RigError as exc:
         g.rigged.clear()

@@ -16,8 +16,9 @@ class Tally:
 
     players: int
     coop: bool
-    wins_seat: defaultdict[int, float] = field(default_factory=lambda: defaultdict(int))  # 0, not 0.0, in JSON
-    wins_bot: defaultdict[str, float] = field(default_factory=lambda: defaultdict(int))
+    # wins are shares (a win shared by k seats counts 1/k), so always floats: 0.0 and 3.0 in JSON alike
+    wins_seat: defaultdict[int, float] = field(default_factory=lambda: defaultdict(float))
+    wins_bot: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
     reasons: Counter[str] = field(default_factory=Counter)
     outcomes: Counter[str] = field(default_factory=Counter)
     turns: list[int] = field(default_factory=list)
@@ -53,8 +54,8 @@ class Tally:
             "game": game, "variants": variants, "games": games, "players": n, "bots": bots,
             "seconds": round(seconds, 3),
             "games_per_second": round(games / seconds, 1) if seconds > 0 else 0.0,
-            "wins_per_seat": {f"P{p + 1}": round(self.wins_seat[p], 2) for p in range(n)},
-            "wins_per_bot": {b: round(self.wins_bot[b], 2) for b in sorted(set(bots))},
+            "wins_per_seat": {f"P{p + 1}": float(round(self.wins_seat[p], 2)) for p in range(n)},
+            "wins_per_bot": {b: float(round(self.wins_bot[b], 2)) for b in sorted(set(bots))},
             "turns_mean": round(sum(self.turns) / games, 2) if games else 0, "turns_max": max(self.turns, default=0),
             "decisions_per_game": round(sum(self.decisions) / games, 1) if games else 0,
             "end_reasons": dict(sorted(self.reasons.items())),

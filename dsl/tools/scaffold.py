@@ -4,7 +4,9 @@ The folder holds a manifest, one card, one scenario for it and a README. The car
 made from what GAME declares, so that it passes ``cardscript check`` and
 ``cardscript test`` with no edit: a type that the game's setup takes out of the box
 (found with :mod:`cardscript.dsl.tools.lint`'s analysis), and, when the game has a ``play`` label, a
-play zone and a per-player counter that holds 0 and 1, ``play: +1 COUNTER``.
+play zone and a per-player counter that holds 0 and 1, ``play: +1 COUNTER``. When the
+game's setup names each card it takes out (Hero Dice), the card has the type its ``play``
+action chooses, and a ``setup:`` of the expansion moves it to that action's zone.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardscript.dsl.front.check import collect
+from cardscript.dsl.front.check import Symbols, collect
 from cardscript.dsl.front.loader import builtin_games
 from cardscript.dsl.front.pipeline import compile_game
 from cardscript.dsl.tools.lint import Linter
@@ -33,6 +35,7 @@ class Template:
     counter: str  # '' when the card has no ability
     play_zone: str
     zones: tuple[str, ...]  # every zone a card may be in, as the scenario names them
+    setup_to: str = ""  # where the expansion's own setup puts the card; '' when the game's setup takes it out
 
 
 def title_of(name: str) -> str:
@@ -48,7 +51,10 @@ def read_game(game: str) -> Template:
     sels = linter.box_selectors()
     defaults = dict(d.attributes)
     card_type = next((t for t in d.types if any(linter.may_take(s, "", frozenset([t]), [defaults]) for s in sels)),
-                     d.types[0] if d.types else "")
+                     "")
+    setup_to = ""
+    if not card_type:  # the setup names each card it takes out (Hero Dice): the card joins by a setup of its own
+        card_type, setup_to = _played_type(sym, d.types)
     passive = {d.counters[i].name for i in d.passive_counters}
     counter = next((c.name for c in d.counters if c.per_player and not c.per_card and c.name not in passive
                     and (c.low is None or c.low <= 0) and (c.high is None or c.high >= 1)), "")
@@ -57,7 +63,21 @@ def read_game(game: str) -> Template:
         counter = ""
     zones = tuple(f"the {z.name} of each player" if z.per_player else f"the {z.name}"
                   for z in d.zones if not z.per_card)
-    return Template(game, d.name, d.players[0], card_type, counter, play_zone, zones)
+    return Template(game, d.name, d.players[0], card_type, counter, play_zone, zones, setup_to)
+
+
+def _played_type(sym: Symbols, types: tuple[str, ...]) -> tuple[str, str]:
+    """(type, zone as a setup writes it) of the cards the game's 'play' action takes ('choose
+    a hero card from your hand'), or else its first type and its first shared zone."""
+    for a in sym.actions:
+        sel = a.choose
+        if a.name == "play" and sel is not None and sel.types and sel.types[0] in types and len(sel.zones) == 1:
+            z = sel.zones[0]
+            if z.owner in ("you", "shared"):
+                return sel.types[0], f"{'your' if z.owner == 'you' else 'the'} {z.name}"
+    shared = next((z.name for z in sym.zones.values() if z.name != "box" and not z.per_player and not z.per_card),
+                  "")
+    return (types[0] if types else ""), (f"the {shared}" if shared else "")
 
 
 def files_for(name: str, t: Template) -> dict[str, str]:
@@ -72,6 +92,10 @@ def files_for(name: str, t: Template) -> dict[str, str]:
     cards = (f"# {title}: an expansion for {t.title}. Every script in this folder is part of it.\n"
              f'expansion "{title}"\nuses "{t.game}"\n\n'
              f'# "{text}"\ncard "{card}": {t.card_type}, copies 1{ability}\n')
+    if t.setup_to:
+        cards += ("\n# The game's setup takes out of the box only the cards it names: this setup,\n"
+                  "# run after the game's, takes the new card out too (else it never leaves the box, CS504).\n"
+                  f'setup:\n  move all "{card}" from the box to {t.setup_to}\n')
     return {MANIFEST: manifest, "cards.cards": cards, f"scenarios/{name}-sample.scenario": _scenario(card, t),
             "README.md": _readme(name, title, t)}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardscript.dsl.diagnostics import CODES, did_you_mean
+from cardscript.dsl.diagnostics import CODES, Diagnostic, did_you_mean, error
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import Match, match_call
 from cardscript.dsl.front.lower.names import _TEXT_HINT, NameLowerer
@@ -334,7 +334,7 @@ class BodyLowerer(NameLowerer):
     def call(self, c: A.Call, params: dict[str, str]) -> Any:
         match, diag = match_call(c, self.sym, params)
         if diag is not None:
-            self.diags.append(diag)
+            self.diags.append(_inline_otherwise(c) or diag)
             return E.Nothing()
         assert match is not None
         inner = self._build_call(match, c, params)
@@ -415,3 +415,14 @@ class BodyLowerer(NameLowerer):
             between_call(self, sig.key, c.span)
         ue = self.user[sig.key + ("{block}" if sig.has_block else "")]
         return E.Call(ue, [(kind, args[name]) for name, kind, _ in m.bound])
+
+
+def _inline_otherwise(c: A.Call) -> Diagnostic | None:
+    """CS208 for an 'otherwise' written on the line of its 'if' ('if C: draw a card otherwise: ...'):
+    the parser reads it as a word of the effect before it, and 'no effect matches' misleads."""
+    word = next((w for w in c.items if isinstance(w, A.Word) and w.text == "otherwise"), None)
+    if word is None:
+        return None
+    return error("CS208", "'otherwise' must start a line of its own, right after its 'if'", word.span,
+                 "end the 'if' line after its statements and write 'otherwise: ...' on the next line, at the "
+                 "indent of the 'if' (docs/language.md, \"if ... otherwise\")")

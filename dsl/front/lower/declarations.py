@@ -7,7 +7,7 @@ from typing import Any
 
 from cardscript.dsl.diagnostics import Span, did_you_mean, warning
 from cardscript.dsl.front import ast as A
-from cardscript.dsl.front.lower import bounds, timing
+from cardscript.dsl.front.lower import bounds, recursion, timing
 from cardscript.dsl.front.lower.statics import StaticLowerer
 from cardscript.dsl.front.lower.zones import ZoneLowerer
 from cardscript.dsl.front.sets import printed
@@ -186,6 +186,8 @@ class Lowerer(ZoneLowerer, StaticLowerer):
                 continue
             cards.append(ct)
             printings.extend(prs)
+        for cd in sym.duplicate_cards:  # CS203 is an error already: only their diagnostics are kept
+            self.card(cd, len(cards))
         self.arm_replacements(cards)
         kept = {ct.name for ct in cards}
         self.diags.extend(bounds.components([cd for cd in sym.cards.values() if cd.name in kept]))
@@ -223,6 +225,7 @@ class Lowerer(ZoneLowerer, StaticLowerer):
                 self.unknown("ability label", pl.label, pl.span, sym.labels)
         warns = [(w.text, self.cond(w.cond, {})) for w in sym.warns]
         self.repeats(cards)  # after the bodies are lowered: their calls are matched (and memoized) already
+        self.diags.extend(recursion.always_recursing(sym))
         passives = [(p.label, self.zone(p.zone, p.span)) for p in sym.passives]
         passive_counters = frozenset(k for ct in cards for amounts in ct.passive.values() for k in amounts)
         players = (sym.players.low, sym.players.high) if sym.players else (1, 1)
