@@ -25,7 +25,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from cardscript.runtime.decision import Agent, Decision, EngineAgent
+from cardscript.runtime.decision import Agent, Decision, EngineAgent, a_kind
 from cardscript.runtime.game import Game
 from cardscript.runtime.observation import DecisionView, Observation, ask, bind
 
@@ -211,7 +211,7 @@ class NeedAnswer(Exception):
     """A scripted agent ran out of answers."""
 
     def __init__(self, decision: Decision):
-        super().__init__(f"P{decision.player + 1} must answer a {decision.kind} decision "
+        super().__init__(f"P{decision.player + 1} must answer {a_kind(decision.kind)} "
                          f"({decision.purpose}): {decision.labels}")
         self.decision = decision
 
@@ -225,7 +225,7 @@ def _interpret(ans: Any, d: Decision) -> list[int]:
         return ans
     if isinstance(ans, bool):
         if d.kind != "yes/no":
-            raise BadAnswer(f"answer {'yes' if ans else 'no'} given to a {d.kind} decision: {d.labels}")
+            raise BadAnswer(f"answer {'yes' if ans else 'no'} given to {a_kind(d.kind)}: {d.labels}")
         return [1 if ans else 0]
     if isinstance(ans, int):
         return [ans]

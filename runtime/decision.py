@@ -90,3 +90,8 @@ class EngineAgent(Agent):
 
     def choose(self, view: Observation, decision: DecisionView) -> list[int]:
         raise TypeError(f"{self.name} answers with the game (answer), not from a view")
+
+
+def a_kind(kind: str) -> str:
+    """'a yes/no decision' / 'an action decision': ``kind`` with its article, for messages."""
+    return f"{'an' if kind[:1] in 'aeiou' and kind else 'a'} {kind} decision"

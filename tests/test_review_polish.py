@@ -132,6 +132,11 @@ def test_a_decision_kind_with_a_vowel_reads_an(tmp_path: Path) -> None:
     assert "an answer does not fit: answer yes given to an action decision: [" in res.diagnostics[0].message
     res = scenario(tmp_path, HEAD + "do:\n  you may draw a card\n")
     assert "P1 must answer a yes/no decision" in res.diagnostics[0].message
+    # the runtime's own messages say so at the source
+    from cardscript.runtime.decision import a_kind
+
+    assert (a_kind("action"), a_kind("yes/no"), a_kind("trigger")) == \
+        ("an action decision", "a yes/no decision", "a trigger decision")
 
 
 def test_empty_bot_names_are_a_usage_error() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from cardscript.runtime.decision import Decision
+from cardscript.runtime.decision import Decision, a_kind
 from cardscript.runtime.errors import InvalidDecision
 from cardscript.runtime.game.state import GameState
 from cardscript.runtime.observation import ask, note_decision
@@ -31,7 +31,7 @@ class DecisionOps(GameState):
                 any(not (0 <= i < n) for i in picks)
         if bad:
             raise InvalidDecision(
-                f"{agent.name} answered {picks} to a {decision.kind} decision of P{decision.player + 1} "
+                f"{agent.name} answered {picks} to {a_kind(decision.kind)} of P{decision.player + 1} "
                 f"with {n} options, needing {decision.low}..{decision.high} picks: {decision.labels}")
         if self.logging:
             note_decision(cast("Game", self), decision)  # a seat's log relabels it for its seat
