@@ -140,6 +140,8 @@ CODES: dict[str, tuple[str, str, str]] = {
               "divide by a number other than 0 (E / 0 is always 0, E mod 0 always E), or write the value meant"),
     "CS507": ("modifier of zero", 'card "Idle": hero\n  play: cards cost 0 less for you this turn',
               "write the amount it changes by (1 or more), or remove the line"),
+    "CS508": ("a loop that never runs", 'card "Idle": hero\n  play: repeat 0: draw a card',
+              "write how many times it repeats (1 or more), or remove the loop"),
     "CS900": ("internal compiler error",
               "$ cardscript check my-game\ninternal error: KeyError: 'deck' — please report it as a cardscript issue; "
               "rerun with --debug for the traceback",

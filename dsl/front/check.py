@@ -14,6 +14,7 @@ from typing import Any
 
 from cardscript.dsl.diagnostics import Diagnostic, Span, closest, did_you_mean, error
 from cardscript.dsl.front import ast as A
+from cardscript.dsl.front.agree import agree, corrections, in_digits
 from cardscript.dsl.front.ast.scenario import Step
 from cardscript.dsl.front.patterns import (
     _BUILTIN_SPAN,
@@ -355,7 +356,15 @@ def _match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Mat
         found = [m for s in sigs if (m := _try(s, v, has_block, params)) is not None]
         if found:
             return found[-1], None  # the last definition wins: a variant's replaces its game's
+    for v in variants:  # '1 card' for 'a card' or '{N} cards', 'a card' for '{N} cards' (dsl/front/agree.py)
+        found = [m for s in sigs if (a := agree(s.tokens, v, call.span)) is not None
+                 and (m := _try(s, a, has_block, params)) is not None]
+        if found:
+            return found[-1], None
     text = display(toks)
+    wrong = _disagreeing(sigs, variants, has_block, params, call.span)
+    if wrong:
+        return None, error("CS202", f"no effect matches '{text}'", call.span, wrong)
     # Same words, wrong argument kinds?
     for s in sigs:
         if len(s.tokens) == len(toks) and all(p[0] == "slot" or _same(p, c)
@@ -365,9 +374,14 @@ def _match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Mat
                 return None, error("CS204", f"'{s.display}' {need}", call.span,
                                    "end the line with ':' and indent the block's statements below it" if s.has_block
                                    else "drop the ':' and the block: this effect runs no statements of yours")
-            bad = next(p for p, c in zip(s.tokens, toks, strict=True) if p[0] == "slot" and not _fits(p[2], c, params))
+            bad, got = next((p, c) for p, c in zip(s.tokens, toks, strict=True)
+                            if p[0] == "slot" and not _fits(p[2], c, params))
+            hint = f"pass {_describe_kind(bad[2])}"
+            if bad[2] == "number" and got == ("w", "a"):  # 'deal a damage': the printed text says '1 damage'
+                one = [("num", A.Num(call.span, 1), None) if t is got else t for t in toks]
+                hint = f"write the number: '{display(one)}'"
             return None, error("CS204", f"'{text}': argument {bad[1]} of '{s.display}' must be {bad[2]}",
-                               call.span, f"pass {_describe_kind(bad[2])}")
+                               call.span, hint)
     skeletons = {_skeleton(s.tokens) + (" : ..." if s.has_block else ""): s for s in sigs}
     mine = _skeleton(toks) + (" : ..." if has_block else "")
     best = closest(mine, list(skeletons))  # not did_you_mean's text: a phrase may hold a quote
@@ -377,6 +391,27 @@ def _match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Mat
         if same_verb:
             hint = "effects starting with '" + first + "': " + "; ".join(sorted(same_verb)[:4])
     return None, error("CS202", f"no effect matches '{text}'", call.span, hint)
+
+
+def _disagreeing(sigs: list[EffectSig], variants: list[list[tuple[Any, ...]]], has_block: bool,
+                 params: dict[str, str], span: Span) -> str:
+    """The hint for a call that matches once its count and noun agree (``draw 2 card``), or its
+    number words are digits (``draw two cards``): the form it matches; else ''."""
+
+    def fits(toks: list[tuple[Any, ...]]) -> bool:
+        return any(_try(s, toks, has_block, params) is not None
+                   or ((a := agree(s.tokens, toks, span)) is not None and _try(s, a, has_block, params) is not None)
+                   for s in sigs)
+
+    for v in variants:
+        digits = in_digits(v, span)
+        if digits is not None and fits(digits):
+            return f"write numbers in digits: '{display([*variants[0][:1], *digits[1:]])}'"
+        for fixed in corrections(v):
+            if fits(fixed):
+                return (f"did you mean '{display([*variants[0][:1], *fixed[1:]])}'? 1 takes the singular ('a card', "
+                        "'1 card'), any other count the plural ('2 cards')")
+    return ""
 
 
 def _skeleton(tokens: Any) -> str:

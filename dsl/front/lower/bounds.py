@@ -5,7 +5,8 @@ effects they call (``repeat 1000: draw 1000`` runs ``draw``'s own loop a million
 
 A loop whose count is not a constant (a parameter bound to a count of cards, a counter)
 is not bounded here: the runtime's step budget (:data:`cardscript.runtime.errors.MAX_STEPS`)
-stops it. Each excess is a diagnostic at the number, or the call, that makes it.
+stops it. Each excess is a diagnostic at the number, or the call, that makes it (``draw
+5000`` runs ``draw``'s loop 5,000 times), and so is a constant count below 0 (``repeat -2``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 from cardscript.dsl.diagnostics import Diagnostic, Span, error
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.build.limits import MAX_COMPONENTS, MAX_REPEAT_PRODUCT, MAX_SLOTS
-from cardscript.dsl.front.check import EffectSig, Symbols, match_call
+from cardscript.dsl.front.check import EffectSig, Symbols, display, match_call, tokens_of
 from cardscript.runtime.errors import MAX_CALL_DEPTH, MAX_REPEAT
 
 _OVER = MAX_REPEAT_PRODUCT + 1  # products are kept at most this, so that they stay small numbers
@@ -60,7 +61,8 @@ class Repeats:
     def __init__(self, sym: Symbols):
         self.sym = sym
         self.diags: list[Diagnostic] = []
-        self._factor: dict[tuple[str, tuple[int | None, ...]], int] = {}
+        self._factor: dict[tuple[str, tuple[int | None, ...]], tuple[int, int]] = {}  # (product, largest loop)
+        self._largest = 0  # the largest constant loop of the effects being walked
         self._open: set[tuple[str, tuple[int | None, ...]]] = set()
         self._seen: set[Span] = set()
 
@@ -91,6 +93,12 @@ class Repeats:
                         if n > MAX_REPEAT and report:
                             self._say("CS209", f"repeat {n:,}: a loop repeats at most {MAX_REPEAT:,} times",
                                       s.times.span, "loop over cards instead ('for each card in ...')")
+                        elif n > MAX_REPEAT:
+                            self._largest = max(self._largest, n)
+                        elif n < 0 and report:  # a computed count below 0 runs no times; a constant one is a slip
+                            self._say("CS209", f"a count cannot be negative: 'repeat {n}'", s.times.span,
+                                      f"write how many times, from 0 up ('repeat {-n}'); to take something away, "
+                                      f"use an effect that does (discard, or '-{-n} COUNTER' for a counter)")
                         inner = min(_OVER, m * max(n, 0))
                         if report and m <= MAX_REPEAT_PRODUCT < inner:
                             self._say("CS211", f"nested repeat loops run {m:,} x {n:,} times here: at most "
@@ -98,7 +106,13 @@ class Repeats:
                     best = max(best, inner)
                     todo.append((s.body, inner, dict(env), dict(kinds)))
                 elif isinstance(s, A.Call):
-                    f = self._call(s, env, kinds)
+                    f, largest = self._call(s, env, kinds)
+                    if report and largest > MAX_REPEAT:  # 'draw 5000': the runtime would stop it (CS401)
+                        self._say("CS209", f"'{display(tokens_of(s.items))}' runs a loop {largest:,} times: a loop "
+                                  f"repeats at most {MAX_REPEAT:,} times", s.span,
+                                  "pass a smaller number: the game would stop at this call (CS401)")
+                    elif largest > MAX_REPEAT:
+                        self._largest = max(self._largest, largest)
                     inner = m * f
                     if report and m <= MAX_REPEAT_PRODUCT < inner:
                         times = f"more than {MAX_REPEAT_PRODUCT:,}" if f >= _OVER else f"{f:,}"
@@ -113,29 +127,32 @@ class Repeats:
                     todo.extend((sub, m, dict(env), dict(kinds)) for sub in _bodies(s))
         return best
 
-    def _call(self, call: A.Call, env: dict[str, int], kinds: dict[str, str]) -> int:
-        """The product of loops the effect a call runs reaches with the call's constant numbers."""
+    def _call(self, call: A.Call, env: dict[str, int], kinds: dict[str, str]) -> tuple[int, int]:
+        """The product of loops the effect a call runs reaches with the call's constant numbers,
+        and its largest loop over :data:`MAX_REPEAT` (else 0)."""
         match, _ = match_call(call, self.sym, kinds)
         if match is None or match.sig.defn is None:
-            return 1
+            return 1, 0
         args = tuple(_const(tok[1], env) if kind == "number" and tok is not None and tok[0] == "num"
                      else env.get(tok[1]) if kind == "number" and tok is not None and tok[0] == "param" else None
                      for _, kind, tok in match.bound)
         return self._effect(match.sig, args)
 
-    def _effect(self, sig: EffectSig, args: tuple[int | None, ...]) -> int:
+    def _effect(self, sig: EffectSig, args: tuple[int | None, ...]) -> tuple[int, int]:
         key = (sig.key + ("{block}" if sig.has_block else ""), args)
         if key in self._factor:
             return self._factor[key]
         if key in self._open or len(self._open) >= MAX_CALL_DEPTH or len(self._factor) >= _MAX_WALKS:
-            return 1  # recursion, or too many to follow: the runtime's bounds stop what is left
+            return 1, 0  # recursion, or too many to follow: the runtime's bounds stop what is left
         assert sig.defn is not None
         env = {name: v for (name, _), v in zip(sig.params, args, strict=False) if v is not None}
         self._open.add(key)
+        outer, self._largest = self._largest, 0
         try:
-            out = self._walk(sig.defn.body, env, dict(sig.params), report=False)
+            out = (self._walk(sig.defn.body, env, dict(sig.params), report=False), self._largest)
         finally:
             self._open.discard(key)
+            self._largest = outer
         self._factor[key] = out
         return out
 

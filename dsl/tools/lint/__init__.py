@@ -17,7 +17,9 @@ warning with its own stable code:
   ``first time each turn`` on the way;
 * ``CS506`` a division or remainder by the constant 0 (``E / 0`` is always 0, ``E mod 0``
   always E);
-* ``CS507`` a cost modifier of 0 (``cards cost 0 less``): it changes nothing.
+* ``CS507`` a cost modifier of 0 (``cards cost 0 less``): it changes nothing;
+* ``CS508`` a ``repeat 0:`` loop: its block never runs (a negative constant count is the
+  error ``CS209``; a computed count of 0 or less is fine and runs the block no times).
 
 ``CS501`` also covers a delayed effect (``at the next "EVENT"``) on an event nothing emits.
 

@@ -1,4 +1,4 @@
-"""The static checks (CS501 to CS507, listed in :mod:`cardscript.dsl.tools.lint`): the
+"""The static checks (CS501 to CS508, listed in :mod:`cardscript.dsl.tools.lint`): the
 :class:`Linter` reads the facts gathered by :class:`~cardscript.dsl.tools.lint.facts.ProgramFacts`
 and warns about what is certain from the text.
 """
@@ -87,12 +87,15 @@ class Linter(ProgramFacts):
 
     def check_constant_zero(self) -> None:
         """CS506: ``E / 0`` (always 0) and ``E mod 0`` (always E); CS507: a modifier of 0
-        (``cards cost 0 less``), which changes nothing."""
+        (``cards cost 0 less``), which changes nothing; CS508: ``repeat 0``, which runs nothing."""
         for n in self.all_nodes():
             if isinstance(n, A.BinOp) and n.op in ("/", "mod") and isinstance(n.right, A.Num) and n.right.value == 0:
                 always = "0" if n.op == "/" else "the left side"
                 self.warn("CS506", f"'{self.excerpt(n.span)}' divides by 0: it is always {always}", n.span,
                           "divide by a number other than 0, or write the value it stands for")
+            elif isinstance(n, A.Repeat) and isinstance(n.times, A.Num) and n.times.value == 0:
+                self.warn("CS508", "'repeat 0' never runs its block", n.times.span,
+                          "write how many times it repeats (1 or more), or remove the loop")
             elif isinstance(n, A.AttrModifier) and n.amount == 0:
                 self.warn("CS507", f"'{self.excerpt(n.span)}' changes the {n.word} by 0: it does nothing", n.span,
                           "write the amount it changes by (1 or more), or remove the line")
