@@ -114,7 +114,9 @@ class CardType:
     """One card definition (all its printings share name, types and abilities).
 
     Attributes:
-        types: the card's type words (e.g. {'hero'}), for filters.
+        types: the card's type words (e.g. {'hero'}), for filters; its subtypes too.
+        subtypes: those of ``types`` the game declares as subtypes: tested by filters
+            like types, not counted as card types (``CountTypes``).
         keywords: names of effects its text uses (e.g. {'attack', 'surge'}), so
             that 'a card with attack' works; labels of its abilities are included.
         abilities: label -> effect (e.g. 'play', 'defense').
@@ -140,6 +142,7 @@ class CardType:
     statics: dict[str, StaticRules] = field(default_factory=dict)  # label -> static rules of a passive ability
     computed: dict[str, Effect] = field(default_factory=dict)  # attribute -> expression ("vp = count ...")
     printed: str = ""  # the printed name when ``name`` says its set too ("NAME [SET]")
+    subtypes: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -195,7 +198,7 @@ class GameDefinition:
     passive_counters: frozenset[int]
     box_zone: int
     attributes: dict[str, int]
-    types: tuple[str, ...]
+    types: tuple[str, ...]  # the declared types, subtypes included
     labels: tuple[str, ...]
     sources: dict[str, str] = field(default_factory=dict)
     quiet_events: frozenset[str] = frozenset()
@@ -208,6 +211,8 @@ class GameDefinition:
     #: the playing player's events fire while a played card's ability resolves wait until
     #: the outermost such card has fully resolved (runtime/game/events.py, ``resolve_waiting``)
     triggers_wait_for_play: bool = False
+    #: the declared subtypes (in ``types`` too): a card's subtypes are not card types to 'count types of'
+    subtypes: tuple[str, ...] = ()
 
     def zone(self, name: str) -> ZoneDef:
         return next(z for z in self.zones if z.name == name)

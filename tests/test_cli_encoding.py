@@ -15,5 +15,6 @@ def test_play_on_an_ascii_terminal_prints_the_final_scores() -> None:
     # click writes its lines as UTF-8 when a stream claims ASCII (click's own choice: such a
     # stream is usually misconfigured); rich's tables, written through the stream, get '?'
     text = out.stdout.decode("utf-8")
-    assert "Final scores ? the last KO'd token was given out" in text
+    # the dash before the end reason; the reason itself is the game's (a rule fix may change it)
+    assert "Final scores ? the last " in text
     assert b"internal error" not in out.stderr

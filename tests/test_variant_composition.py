@@ -109,7 +109,7 @@ def test_a_card_that_cannot_come_says_what_is_missing_and_where_it_is_defined():
     mordru = left_out["Mordru"].message
     assert mordru.startswith("card 'Mordru' is left out: it needs effect 'transform {C: cards} into {Z: zone}' "
                              "(cardscripts/justice-league-dark/game.rules:")
-    assert "which needs zone 'score-pile' (Justice League Dark, cardscripts/justice-league-dark/game.rules:24), " \
+    assert "which needs zone 'score-pile' (Justice League Dark, cardscripts/justice-league-dark/game.rules:26), " \
            "which Injustice does not have" in mordru
     shield = left_out["Magical Shield"].message
     assert "ability label 'ongoing defense'" in shield and "which nothing in Injustice resolves" in shield

@@ -49,7 +49,8 @@ class Symbols:
 
     header: A.Header | None = None
     players: A.Players | None = None
-    types: dict[str, Span] = field(default_factory=dict)
+    types: dict[str, Span] = field(default_factory=dict)  # the subtypes too: a card line names both
+    subtypes: dict[str, Span] = field(default_factory=dict)  # the types that 'count types of' leaves out
     attributes: dict[str, A.Attribute] = field(default_factory=dict)
     labels: dict[str, Span] = field(default_factory=dict)
     passives: list[A.Passive] = field(default_factory=list)
@@ -142,7 +143,14 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
                     diags.append(error("CS209", f"bad player count {item.low} to {item.high}", item.span))
             elif isinstance(item, A.Types):
                 for n in item.names:
+                    if n in sym.types and (n in sym.subtypes) != item.subtypes:
+                        first, was = sym.types[n], "a subtype" if n in sym.subtypes else "a type"
+                        diags.append(error("CS203", f"{n!r} is declared as a type and as a subtype", item.span,
+                                           f"it is {was} at {first.file}:{first.line}; keep one declaration"))
+                        continue
                     sym.types.setdefault(n, item.span)
+                    if item.subtypes:
+                        sym.subtypes.setdefault(n, item.span)
             elif isinstance(item, A.Attribute):
                 if claim("attribute", item.name, item.span, kind):
                     sym.attributes[item.name] = item

@@ -65,9 +65,11 @@ def to_ir(d: GameDefinition) -> dict[str, Any]:
         "counters": [{"name": c.name, "per_player": c.per_player, "initial": c.initial, "low": c.low, "high": c.high}
                      for c in d.counters],
         "types": list(d.types),
+        "subtypes": list(d.subtypes),
         "labels": list(d.labels),
         "attributes": dict(d.attributes),
-        "cards": [{"name": c.name, "types": sorted(c.types), "keywords": sorted(c.keywords),
+        "cards": [{"name": c.name, "types": sorted(c.types), **({"subtypes": sorted(c.subtypes)} if c.subtypes else {}),
+                   "keywords": sorted(c.keywords),
                    "home": d.zones[c.home].name if c.home >= 0 else None,
                    "abilities": {k: E.to_ir(v) for k, v in c.abilities.items()},
                    "passive": {k: {d.counters[i].name: a for i, a in v.items()} for k, v in c.passive.items()},
@@ -146,7 +148,8 @@ def generate_schema() -> dict[str, Any]:
         "title": "cardscript JSON IR (a compiled game)",
         "type": "object",
         "additionalProperties": False,
-        "required": ["format", "game", "players", "zones", "counters", "types", "labels", "attributes", "cards",
+        "required": ["format", "game", "players", "zones", "counters", "types", "subtypes", "labels", "attributes",
+                     "cards",
                      "printings", "effects", "setup", "turn", "actions", "rules", "end_conditions", "score",
                      "score_counter", "tie_breaks", "passives", "triggers_in_chosen_order"],
         "properties": {
@@ -168,13 +171,15 @@ def generate_schema() -> dict[str, Any]:
                 "properties": {"name": {"type": "string"}, "per_player": {"type": "boolean"},
                                "initial": {"type": "integer"}, "low": {"type": ["integer", "null"]},
                                "high": {"type": ["integer", "null"]}}}},
-            "types": string_list,
+            "types": string_list,  # subtypes included
+            "subtypes": string_list,
             "labels": string_list,
             "attributes": {"type": "object", "additionalProperties": {"type": ["integer", "string"]}},
             "cards": {"type": "array", "items": {
                 "type": "object", "additionalProperties": False,
                 "required": ["name", "types", "keywords", "home", "abilities", "passive", "triggers"],
-                "properties": {"name": {"type": "string"}, "types": string_list, "keywords": string_list,
+                "properties": {"name": {"type": "string"}, "types": string_list, "subtypes": string_list,
+                               "keywords": string_list,
                                "home": {"type": ["string", "null"]},
                                "abilities": {"type": "object", "additionalProperties": {"$ref": "#/$defs/node"}},
                                "passive": {"type": "object", "additionalProperties": {

@@ -190,7 +190,7 @@ class _Taking:
             printed = sym.printed_labels.get(name)
             return (items + ((printed,) if printed is not None else ())), None
         if kind == "type" and name in sym.types:
-            return (A.Types(sym.types[name], (name,)),), None
+            return (A.Types(sym.types[name], (name,), name in sym.subtypes),), None
         if kind == "attribute" and name in sym.attributes:
             return (sym.attributes[name],), None
         if kind in ("zone", "counter"):

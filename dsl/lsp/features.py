@@ -85,7 +85,7 @@ def completions(an: Analysis, line: int, col: int) -> list[Item]:
     out += [Item(n, "zone", _zone_detail(z), n) for n, z in sym.zones.items()]
     out += [Item(n, "counter", "counter" + (" per player" if c.per_player else ""), n) for n, c in sym.counters.items()]
     out += [Item(n, "attribute", f"attribute = {a.default}", n) for n, a in sym.attributes.items()]
-    out += [Item(n, "type", "card type", n) for n in sym.types]
+    out += [Item(n, "type", "card subtype" if n in sym.subtypes else "card type", n) for n in sym.types]
     out += [Item(n, "label", "ability label", n) for n in sym.labels]
     return out
 
@@ -156,7 +156,7 @@ def _declared(an: Analysis, sym: Symbols, word: str) -> Target | None:
     elif word in sym.attributes:
         found = ("attribute", sym.attributes[word].span)
     elif word in sym.types:
-        found = ("card type", sym.types[word])
+        found = ("card subtype" if word in sym.subtypes else "card type", sym.types[word])
     elif word in sym.labels:
         found = ("ability label", sym.labels[word])
     if found is None:

@@ -116,7 +116,7 @@ class CountSeats(Node):
 
 
 class CountTypes(Node):
-    """Distinct declared card types among the selected cards."""
+    """Distinct declared card types among the selected cards; subtypes are not card types."""
 
     __slots__ = ("cards",)
 
@@ -125,8 +125,10 @@ class CountTypes(Node):
 
     def evaluate(self, g: Game, ctx: Ctx) -> int:
         seen: set[str] = set()
+        cards = g.d.cards
         for c in self.cards.cards(g, ctx):
-            seen |= g.d.cards[g.card_type[c]].types
+            ct = cards[g.card_type[c]]
+            seen |= ct.types - ct.subtypes if ct.subtypes else ct.types
         return len(seen)
 
 

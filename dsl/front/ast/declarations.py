@@ -44,7 +44,11 @@ class Players(Node):
 
 
 class Types(Node):
+    """'types WORDS' (``subtypes`` False) or 'subtypes WORDS' (True): a subtype is tested
+    like a type but not counted by 'count types of'."""
+
     names: tuple[str, ...]
+    subtypes: bool = False
 
 
 class Attribute(Node):

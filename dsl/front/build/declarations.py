@@ -31,6 +31,9 @@ class DeclarationBuilder(BuilderBase):
     def types(self, meta, c):
         return A.Types(self._sp(meta), c[0])
 
+    def subtypes(self, meta, c):
+        return A.Types(self._sp(meta), c[0], True)
+
     def attribute(self, meta, c):
         return A.Attribute(self._sp(meta), c[0], _s(c[1]) if isinstance(c[1], Token) else c[1])
 

@@ -111,7 +111,8 @@ class Lowerer(ZoneLowerer, StaticLowerer):
         keywords = frozenset(self.keyword_closure(direct) | set(abilities))
         ct = CardType(cd.name, index, frozenset(types), keywords, attrs, abilities, passive, tuple(triggers), home,
                       source=f"{cd.span.file}:{cd.span.line}", faces=cd.faces, replacements=replacements,
-                      statics=statics, computed=self.computed_attrs(cd), printed=cd.printed)
+                      statics=statics, computed=self.computed_attrs(cd), printed=cd.printed,
+                      subtypes=frozenset(t for t in types if t in sym.subtypes))
         printings = []
         for pr in cd.printings or (A.Printing(cd.span, 1, ()),):
             pattrs = dict(attrs)
@@ -241,4 +242,4 @@ class Lowerer(ZoneLowerer, StaticLowerer):
             labels=tuple(sym.labels), sources=sources, quiet_events=frozenset(sym.quiet_events),
             quiet_counters=frozenset(self.counter(n, sp) for n, sp in sym.quiet_counters), outcomes=outcomes,
             warnings=warns, triggers_in_chosen_order=sym.trigger_order is not None,
-            triggers_wait_for_play=sym.trigger_wait is not None)
+            triggers_wait_for_play=sym.trigger_wait is not None, subtypes=tuple(sym.subtypes))
