@@ -277,7 +277,8 @@ def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
         text = (sources or {}).get(sp.file)
         if text is None:
             try:
-                with open(sp.file, encoding="utf-8") as fh:
+                # 'replace': a diagnostic about a byte that is not UTF-8 still shows its line
+                with open(sp.file, encoding="utf-8", errors="replace") as fh:
                     text = fh.read()
             except OSError:
                 text = None

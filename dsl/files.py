@@ -43,11 +43,14 @@ class FileProblem(Exception):
         code: the diagnostic code: CS001 (cannot be read or written), CS003 (outside the package).
         message: what is wrong, naming the file.
         hint: how to fix it ("" when there is nothing to add).
+        line, column: the 1-based place in the file (a byte that is not UTF-8), or 0, 0.
     """
 
-    def __init__(self, code: str, message: str, hint: str = "") -> None:
+    def __init__(self, code: str, message: str, hint: str = "", line: int = 0, column: int = 0) -> None:
         super().__init__(message)
         self.code, self.message, self.hint = code, message, hint
+        #: where in the file the problem lies (1-based), 0 when it is the whole file's
+        self.line, self.column = line, column
 
 
 def normalise(text: str) -> str:
@@ -146,16 +149,21 @@ def decode(data: bytes, name: str) -> str:
     try:
         return normalise(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
+        line, column = line_column(data, exc.start)
         raise FileProblem("CS001", f"{name} is not UTF-8 text: {where_byte(data, exc.start)} cannot be read",
-                          "save the script as UTF-8") from None
+                          "save the script as UTF-8", line, column) from None
+
+
+def line_column(data: bytes, at: int) -> tuple[int, int]:
+    """The 1-based line and column of byte offset ``at``, the column counted in characters
+    of the line's readable start (an undecodable byte counts as one)."""
+    start = data.rfind(b"\n", 0, at) + 1
+    return data.count(b"\n", 0, at) + 1, len(data[start:at].decode("utf-8", errors="replace")) + 1
 
 
 def where_byte(data: bytes, at: int) -> str:
-    """'byte B (line L, column C)' of byte offset ``at`` in ``data``, both 1-based, the
-    column counted in characters of the line's readable start."""
-    start = data.rfind(b"\n", 0, at) + 1
-    column = len(data[start:at].decode("utf-8", errors="replace")) + 1
-    line = data.count(b"\n", 0, at) + 1
+    """'byte B (line L, column C)' of byte offset ``at`` in ``data``, all 1-based."""
+    line, column = line_column(data, at)
     return f"byte {at + 1} (line {line}, column {column})"
 
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from cardscript.dsl.cli.main import main
 from cardscript.dsl.diagnostics import EXCERPT_WIDTH, CompileError, Diagnostic, Span, render
 from cardscript.dsl.files import FileProblem, read_text
 from cardscript.dsl.front.parse import parse
@@ -28,6 +30,21 @@ def test_a_byte_that_is_not_utf8_is_given_by_line_and_column(tmp_path: Path) -> 
     with pytest.raises(FileProblem) as info:
         read_text(path)
     assert "byte 40 (line 3, column 8)" in info.value.message  # 'é' is one character, two bytes
+
+
+@pytest.mark.parametrize("command", [["check"], ["fmt"], ["fmt", "--check"]])
+def test_check_and_fmt_point_at_the_byte_that_is_not_utf8(tmp_path: Path, command: list[str]) -> None:
+    path = tmp_path / "n.cards"
+    data = b'expansion "X"\nuses "injustice"\ncard "\xc3\xa9\xff": hero\n'
+    path.write_bytes(data)
+    res = CliRunner().invoke(main, [*command, str(path)])
+    assert res.exit_code == 1, res.output
+    lines = res.output.splitlines()
+    head = next(i for i, ln in enumerate(lines) if "error[CS001]" in ln)
+    assert lines[head].startswith(f"{path}:3:8: error[CS001]")
+    assert lines[head + 1].endswith('card "\u00e9\ufffd": hero')  # the line, the bad byte replaced
+    assert lines[head + 2].index("^") == lines[head + 1].index("\ufffd")  # the caret under it
+    assert path.read_bytes() == data  # fmt left the file alone
 
 
 @pytest.mark.parametrize("column", [1, 40, 5000, 9990])

@@ -21,7 +21,7 @@ from cardscript.dsl.cli.common import (
     write_atomic,
 )
 from cardscript.dsl.diagnostics import CompileError, InternalError, error
-from cardscript.dsl.files import FileProblem, read_text
+from cardscript.dsl.files import FileProblem, normalise, read_bytes, read_text
 from cardscript.dsl.textsafe import cell, json_text, terminal
 
 
@@ -38,6 +38,11 @@ def _text_or_nothing(path: Path) -> str:
     """A script's text for the excerpts of its diagnostics ("" when it cannot be read safely)."""
     try:
         return read_text(path)
+    except FileProblem as exc:
+        if not exc.line:
+            return ""
+    try:  # a byte that is not UTF-8: the rest of its line is still worth showing
+        return normalise(read_bytes(path).decode("utf-8", errors="replace"))
     except FileProblem:
         return ""
 

@@ -307,7 +307,9 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
                                lambda: read_text(named, [base], shown=shown))
         except FileProblem as exc:
             hint = exc.hint or "check the path: it is relative to the script that names it"
-            diags.append(error(exc.code, exc.message, at, hint))
+            # a problem inside the file (a byte that is not UTF-8) is shown where it lies
+            place = Span(shown, exc.line, exc.column, exc.line, exc.column + 1) if exc.line else at
+            diags.append(error(exc.code, exc.message, place, hint))
             loaded[key] = A.Script(Span(name, 1, 1), name, ())
             return
         sources[name] = text

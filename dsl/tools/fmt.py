@@ -37,7 +37,7 @@ from typing import Any
 from lark import Lark, Token, Tree
 
 from cardscript.dsl.diagnostics import CompileError, InternalError, Span, error
-from cardscript.dsl.files import FileProblem, normalise, read_bytes, walk, where_byte, write_text
+from cardscript.dsl.files import FileProblem, line_column, normalise, read_bytes, walk, where_byte, write_text
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.parse import _Indenter, grammar_text
 
@@ -423,8 +423,10 @@ def format_file(path: Path, check: bool) -> FileResult:
     except FileProblem as exc:
         raise CompileError([error(exc.code, exc.message, None, exc.hint)]) from None
     except UnicodeDecodeError as exc:
+        line, column = line_column(raw, exc.start)
         raise CompileError([error("CS001", f"{path} is not UTF-8 text: {where_byte(raw, exc.start)} cannot be read",
-                                  None, "save the script as UTF-8")]) from None
+                                  Span(str(path), line, column, line, column + 1),
+                                  "save the script as UTF-8")]) from None
     out = format_text(text, str(path))
     if out == text:
         return FileResult(str(path), False)
