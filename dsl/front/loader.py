@@ -29,6 +29,13 @@ from cardscript.dsl.front.cache import build_cached
 SCRIPT_SUFFIXES = (".rules", ".cards", ".variant", ".scenario")
 #: What ``uses`` may name: scripts of a game (a scenario is never part of one).
 USABLE_SUFFIXES = (".rules", ".cards", ".variant")
+#: The scripts one program may read together (a game, its expansions and what they use):
+#: each file is at most :data:`cardscript.dsl.files.MAX_SCRIPT_BYTES`, and this bounds
+#: the sum, so that a downloaded package of many large files cannot keep the parser busy
+#: for more than seconds. The three built-in games read 0.1 MiB together.
+MAX_PROGRAM_BYTES = 2 << 20
+#: The script files one program may read together (the built-in games read 26 together).
+MAX_PROGRAM_FILES = 500
 
 
 _T = TypeVar("_T")
@@ -288,6 +295,8 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
     order: list[A.Script] = []
     diags: list[Diagnostic] = []
     broken: list[str] = []
+    budget = [0, 0]  # characters and files read so far
+    over: list[str] = []  # the file that went over the budget, once
 
     def display(path: Path) -> str:
         cwd = Path.cwd().resolve()
@@ -310,6 +319,18 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
             # a problem inside the file (a byte that is not UTF-8) is shown where it lies
             place = Span(shown, exc.line, exc.column, exc.line, exc.column + 1) if exc.line else at
             diags.append(error(exc.code, exc.message, place, hint))
+            loaded[key] = A.Script(Span(name, 1, 1), name, ())
+            return
+        budget[0] += len(text)
+        budget[1] += 1
+        if budget[0] > MAX_PROGRAM_BYTES or budget[1] > MAX_PROGRAM_FILES:
+            if not over:
+                diags.append(error(
+                    "CS001", f"{name}: the scripts of this game are over "
+                             f"{MAX_PROGRAM_BYTES >> 20} MiB or {MAX_PROGRAM_FILES} files together",
+                    at, "a game with its expansions reads at most that much; split the package or "
+                        "use fewer files"))
+                over.append(name)
             loaded[key] = A.Script(Span(name, 1, 1), name, ())
             return
         sources[name] = text

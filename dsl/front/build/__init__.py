@@ -17,7 +17,7 @@ from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.build.cardrules import CardRulesBuilder
 from cardscript.dsl.front.build.declarations import DeclarationBuilder
 from cardscript.dsl.front.build.expressions import ExpressionBuilder
-from cardscript.dsl.front.build.limits import check_tree
+from cardscript.dsl.front.build.limits import check_text, check_tree
 from cardscript.dsl.front.build.scenario import ScenarioBuilder
 from cardscript.dsl.front.build.selectors import SelectorBuilder
 from cardscript.dsl.front.build.statements import StatementBuilder
@@ -41,6 +41,7 @@ def build(text: str, filename: str = "<string>") -> A.Script:
             :func:`cardscript.dsl.front.build.limits.check_tree`, which runs before any stage
             that recurses.
     """
+    check_text(text, filename)
     tree: Tree = parse(text, filename)
     check_tree(tree, text if text.endswith("\n") else text + "\n", filename)
     try:

@@ -46,21 +46,36 @@ _NESTING = frozenset({"if_stmt", "otherwise", "for_players", "for_cards", "repea
 _BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[()\[\]]')
 
 
-def check_tree(tree: Tree, text: str, filename: str) -> None:
-    """Check the nesting and the numbers of one script's parse tree, iteratively.
+def check_text(text: str, filename: str) -> None:
+    """Check how deep the parentheses of one script's source nest, before it is parsed.
 
-    Args:
-        tree: the Lark parse tree of ``text`` (rule ``start``).
-        text: the script source, for the parentheses (the tree does not keep them).
-        filename: used in diagnostics.
+    A linear scan of the text: a file of nothing but parentheses is refused in
+    milliseconds, before the parser builds a tree for it (seconds and hundreds of MB for
+    a file of 1 MiB).
 
     Raises:
-        CompileError: CS104 at the first place nested deeper than a limit (parentheses,
-            blocks, then the tree), else CS209 for each number over its limit.
+        CompileError: CS104 at the first parenthesis or bracket opened more than
+            :data:`MAX_PAREN_DEPTH` deep.
     """
     deep = _paren_depth(text, filename)
     if deep is not None:
         raise CompileError([deep])
+
+
+def check_tree(tree: Tree, text: str, filename: str) -> None:
+    """Check the nesting and the numbers of one script's parse tree, iteratively.
+
+    The parentheses are checked before the parse, by :func:`check_text`.
+
+    Args:
+        tree: the Lark parse tree of ``text`` (rule ``start``).
+        text: the script source.
+        filename: used in diagnostics.
+
+    Raises:
+        CompileError: CS104 at the first place nested deeper than a limit (blocks, then
+            the tree), else CS209 for each number over its limit.
+    """
     diags: list[Diagnostic] = []
     stack: list[tuple[Tree, int, int]] = [(tree, 1, 0)]
     while stack:
