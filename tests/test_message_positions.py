@@ -58,3 +58,31 @@ def test_a_long_line_shows_a_window_around_the_caret(column: int) -> None:
     text = shown[shown.index("|") + 2:]
     assert text[caret_at] == line[column - 1]  # the caret stands under the character it marks
     assert text.startswith("…") == (column > EXCERPT_WIDTH // 3 + 1)
+
+
+def _uses(tmp_path: Path, target: str) -> Path:
+    (tmp_path / "cardscript.toml").write_text('name = "pk"\ngame = "injustice"\nversion = "1.0.0"\n')
+    main_script = tmp_path / "main.cards"
+    main_script.write_text(f'expansion "P"\nuses "injustice"\nuses "{target}"\n')
+    return main_script
+
+
+def test_a_link_leading_outside_is_shown_at_the_string_of_its_uses(tmp_path: Path) -> None:
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.cards"
+    outside.write_text('card "Z": hero, cost 1, vp 1\n  play: +1 power\n')
+    (tmp_path / "link.cards").symlink_to(outside)
+    res = CliRunner().invoke(main, ["compile", str(_uses(tmp_path, "link.cards")), "-o", str(tmp_path / "x.json")])
+    assert res.exit_code == 1, res.output
+    lines = res.output.splitlines()
+    assert ":3:6: error[CS003]" in lines[0]
+    assert lines[2].strip() == "|" + " " * 6 + "^" * len('"link.cards"')  # under the string, not the whole line
+    assert "card \"Z\"" not in res.output  # nothing of the file outside is shown
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_uses_of_an_empty_folder_is_an_error_at_its_string(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "notes.txt").write_text("not a script")
+    res = CliRunner().invoke(main, ["check", str(_uses(tmp_path, "sub/"))])
+    assert res.exit_code == 1, res.output
+    assert ":3:6: error[CS001]: no scripts in 'sub/'" in res.output

@@ -304,7 +304,7 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
             return os.path.relpath(path)
         return str(path)
 
-    def visit(named: Path, at: Span | None, base: Path, inherited: str = "") -> None:
+    def visit(named: Path, at: Span | None, base: Path, inherited: str = "", target: str = "") -> None:
         path = Path(os.path.realpath(named))
         key = str(path)
         if key in loaded:
@@ -316,8 +316,12 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
                                lambda: read_text(named, [base], shown=shown))
         except FileProblem as exc:
             hint = exc.hint or "check the path: it is relative to the script that names it"
-            # a problem inside the file (a byte that is not UTF-8) is shown where it lies
-            place = Span(shown, exc.line, exc.column, exc.line, exc.column + 1) if exc.line else at
+            # a problem inside the file (a byte that is not UTF-8) is shown where it lies, a
+            # problem of the file itself at the string of the 'uses' that names it
+            if exc.line:
+                place: Span | None = Span(shown, exc.line, exc.column, exc.line, exc.column + 1)
+            else:
+                place = _string_span(at, target) if at is not None and target else at
             diags.append(error(exc.code, exc.message, place, hint))
             loaded[key] = A.Script(Span(name, 1, 1), name, ())
             return
@@ -359,7 +363,7 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
             if isinstance(item, A.Uses):
                 for target in item.paths:
                     for dep, dep_root in _targets(path, target, item.span, base, diags):
-                        visit(dep, item.span, dep_root, own or inherited)
+                        visit(dep, item.span, dep_root, own or inherited, target)
         order.append(script)
 
     visit(main, None, root)
@@ -426,7 +430,12 @@ def _lookup(src: Path, target: str, span: Span, root: Path,
         diags.append(error("CS001", f"no such script: {target}", at, hint))
         return []
     if dest.is_dir():
-        return [(f, root) for f in _scripts_in(dest)]
+        found = _scripts_in(dest)
+        if not found:  # as a folder walk says it: an empty folder is most likely the wrong one
+            diags.append(error("CS001", f"no scripts in {target!r}: 'uses' of a folder reads its .rules, .cards "
+                                        "and .variant files, and it has none", at,
+                               "name the folder the scripts are in (sub-folders are not read), or remove this uses"))
+        return [(f, root) for f in found]
     if dest.suffix not in USABLE_SUFFIXES:
         diags.append(error("CS001", f"{target!r} is not a script: 'uses' reads .rules, .cards and .variant files",
                            at, "name a script, or a folder of scripts"))
