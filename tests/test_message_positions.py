@@ -86,3 +86,18 @@ def test_uses_of_an_empty_folder_is_an_error_at_its_string(tmp_path: Path) -> No
     res = CliRunner().invoke(main, ["check", str(_uses(tmp_path, "sub/"))])
     assert res.exit_code == 1, res.output
     assert ":3:6: error[CS001]: no scripts in 'sub/'" in res.output
+
+
+def test_expected_words_are_what_a_user_types_never_lark_names() -> None:
+    from cardscript.dsl.front.parse import _expected, get_parser, grammar_text
+
+    grammar = grammar_text()
+    for t in get_parser().terminals:
+        for shown in _expected({t.name}):
+            assert "__" not in shown and "ANON" not in shown and shown != f"'{t.name.lower()}'" or \
+                f'"{t.name.lower()}"' in grammar, (t.name, shown)
+            if shown.startswith("'") and " or " not in shown:
+                assert f'"{shown[1:-1]}"' in grammar, (t.name, shown)  # a literal of the grammar
+    with pytest.raises(CompileError) as info:
+        parse('card "A": hero\n  play: +(1 *) power\n', "x.cards")
+    assert "'-'" in info.value.diagnostics[0].expected  # was 'minus', Lark's name for it

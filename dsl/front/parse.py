@@ -18,6 +18,7 @@ from typing import ClassVar
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
+from lark.lexer import PatternStr
 
 from cardscript.dsl.diagnostics import CompileError, Span, error
 from cardscript.dsl.front import parser_tables
@@ -27,6 +28,7 @@ _TERMINAL_NAMES = {
     "_NL": "end of line", "COLON": "':'", "SEMICOLON": "';'", "COMMA": "','", "LPAR": "'('",
     "RPAR": "')'", "LBRACE": "'{'", "RBRACE": "'}'", "NAME": "a word", "STRING": 'a "quoted name"',
     "INT": "a number", "PARAM": "a PARAMETER", "SIGN": "'+' or '-'", "COMPARE": "a comparison",
+    "MOD_DIR": "'less' or 'more'", "COMMENT": "a comment",
     "_INDENT": "an indented block", "_DEDENT": "end of block", "$END": "end of file", "EQUAL": "'='",
 }
 
@@ -72,14 +74,22 @@ def write_tables() -> str:
     return str(path)
 
 
+@functools.lru_cache(maxsize=1)
+def _literals() -> dict[str, str]:
+    """The text of each terminal that is a fixed string, by its name ('LSQB': '[',
+    '__ANON_1': "foe's"): what the user would type, not Lark's name for it."""
+    return {t.name: t.pattern.value for t in get_parser().terminals if isinstance(t.pattern, PatternStr)}
+
+
 def _expected(names: set[str] | frozenset[str]) -> tuple[str, ...]:
     out = []
     for n in sorted(names):
-        if n.startswith("__"):
-            continue
         pretty = _TERMINAL_NAMES.get(n)
         if pretty is None:
-            pretty = f"'{n.lower()}'" if n.isupper() and n.isalpha() else n
+            text = _literals().get(n)
+            if text is None:
+                continue  # whitespace, or a pattern with no name worth showing
+            pretty = f"'{text}'"
         out.append(pretty)
     return tuple(dict.fromkeys(out))[:12]
 
