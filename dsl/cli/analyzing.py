@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from cardscript.dsl.cli.common import check_writable, guard, write_atomic
+from cardscript.dsl.cli.common import check_writable, guard, note_inputs, write_atomic
 from cardscript.dsl.textsafe import cell
 
 
@@ -40,6 +40,7 @@ def analyze(results: tuple[str, ...], action: str, csv_file: str | None, json_fi
     from cardscript.dsl.sim.analyze import card_csv
     from cardscript.dsl.sim.results import ResultsProblem, read_results
 
+    note_inputs(results, "results file")
     for path, option in ((csv_file, "--csv"), (json_file, "--json")):
         if path:
             check_writable(path, option)

@@ -15,6 +15,7 @@ import click
 from cardscript.dsl.cli.common import (
     check_writable,
     compile_with_options,
+    game_or_expansion,
     guard,
     print_diags,
     variant_option,
@@ -72,7 +73,7 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
 
 # ---------------------------------------------------------------- cards
 def _card_rows(game: str, variants: tuple[str, ...] = (), mixes: tuple[str, ...] = ()) -> list[dict[str, Any]]:
-    d, _, program = compile_with_options(game, (), variants, mixes)
+    d, _, program = compile_with_options(*game_or_expansion(game), variants, mixes)
     rows = []
     for ct in d.cards:
         prints = [p for p in d.printings if p.card is ct]
@@ -111,7 +112,8 @@ def _card_text(source: str, sources: dict[str, str]) -> str:
 @variant_option
 @guard
 def cards(game: str, fmt: str, variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
-    """List the cards of GAME (a built-in name or a folder of scripts)."""
+    """List the cards of GAME (a built-in name or a folder of scripts; an expansion's
+    folder lists its game's cards with the expansion's)."""
     rows = _card_rows(game, variants, mixes)
     if fmt == "json":
         click.echo(json_text(json.dumps(rows, indent=2, ensure_ascii=False)))
@@ -154,10 +156,11 @@ def variants(game: str) -> None:
 @variant_option
 @guard
 def compile_cmd(game: str, output: str | None, variants: tuple[str, ...], mixes: tuple[str, ...]) -> None:
-    """Compile GAME to its JSON IR (validated against the shipped JSON Schema)."""
+    """Compile GAME to its JSON IR (validated against the shipped JSON Schema); an
+    expansion's folder compiles its game with the expansion."""
     from cardscript.dsl.front.pipeline import to_ir, validate_ir
 
-    d, warnings, program = compile_with_options(game, (), variants, mixes)
+    d, warnings, program = compile_with_options(*game_or_expansion(game), variants, mixes)
     print_diags(warnings, program.sources)
     ir = to_ir(d)
     problems = validate_ir(ir)

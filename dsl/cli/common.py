@@ -106,9 +106,40 @@ def compile_with_options(game: str, with_paths: tuple[str, ...] = (), variants: 
     _distinct_expansions(game, with_paths)
     extra, cards = game_scripts(game, list(with_paths), list(variants), list(mixes))
     d, warnings, program = compile_game(game, extra, cards)
+    note_inputs(program.sources)  # before any game is played: no output may name a script read
     if mixes:
         print_diags([w for w in warnings if w.code == "CS220"], program.sources)
     return d, warnings, program
+
+
+def game_or_expansion(game: str) -> tuple[str, tuple[str, ...]]:
+    """GAME as ``cards`` and ``compile`` take it, and the expansions to compile it with: an
+    expansion package's folder (scripts starting ``expansion "..."``, none with a ``game``
+    header) stands for the game it extends, with the folder as ``--with`` (the game its
+    manifest names, as ``check`` compiles it); without a manifest, its scripts are the
+    program, read as ``render`` reads such a folder (their ``uses`` bring in the game).
+    Any other GAME is returned as it is, with no expansions.
+
+    Raises:
+        CompileError: the folder's manifest has errors.
+    """
+    from cardscript.dsl.front.loader import _header_kind
+    from cardscript.dsl.tools.manifest import expansion_scripts, read_manifest
+
+    folder = Path(game)
+    if not game or not folder.is_dir():
+        return game, ()
+    scripts = expansion_scripts(folder)
+    kinds = {f: _header_kind(f) for f in scripts}
+    if "game" in kinds.values() or "expansion" not in kinds.values():
+        return game, ()  # a game folder, or no expansion: compiling says what is wrong
+    if (folder / MANIFEST).is_file():
+        manifest, diags = read_manifest(folder / MANIFEST)
+        if manifest is None:
+            raise CompileError(diags)
+        return manifest.game, (game,)
+    ordered = sorted(scripts, key=lambda f: kinds[f] != "expansion")  # an expansion script leads
+    return str(ordered[0]), tuple(str(f) for f in ordered[1:])
 
 
 def _distinct_expansions(game: str, with_paths: tuple[str, ...]) -> None:
@@ -136,6 +167,66 @@ def _distinct_expansions(game: str, with_paths: tuple[str, ...]) -> None:
         seen[real] = p
 
 
+# ---------------------------------------------------------------- outputs never clobber inputs
+#: an existing file with one of these suffixes (or named :data:`MANIFEST`) is never an output
+PROTECTED_SUFFIXES = (".cards", ".rules", ".variant", ".scenario")
+MANIFEST = "cardscript.toml"
+
+
+def _io() -> dict[str, dict[str, str]] | None:
+    """This command's inputs (real path -> what it is: 'script', 'results file') and its
+    declared outputs (path -> option), kept on the click context so that each run starts
+    afresh; None outside a command (the Python API)."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return None
+    state: dict[str, dict[str, str]] = ctx.meta.setdefault("cardscript.io", {"inputs": {}, "outputs": {}})
+    return state
+
+
+def note_inputs(paths: Any, what: str = "script") -> None:
+    """Record files this command reads (the scripts of the program, results files) and
+    check every output declared so far (:func:`check_writable`) against them, so that an
+    output naming an input is refused before any game is played.
+
+    Raises:
+        click.BadParameter: a declared output is one of them (exit 2).
+    """
+    state = _io()
+    if state is None:
+        return
+    for p in paths:
+        if p and p != "-":
+            state["inputs"].setdefault(os.path.realpath(p), what)
+    for path, option in state["outputs"].items():
+        refuse_clobber(path, option)
+
+
+def refuse_clobber(path: str, option: str) -> None:
+    """The one guard of every output file: refuse a path that is (after resolving links and
+    relative parts) an input of this command (:func:`note_inputs`), or an existing script
+    (:data:`PROTECTED_SUFFIXES`) or manifest, which no output option is meant to replace.
+
+    Raises:
+        click.BadParameter: with ``option`` as the parameter (exit 2); nothing is written.
+    """
+    if not path or path == "-":
+        return
+    real = os.path.realpath(path)
+    state = _io()
+    what = state["inputs"].get(real) if state is not None else None
+    if what is not None:
+        what = f"an input {what}"
+    elif os.path.isfile(real):
+        names = {Path(real).name, Path(path).name}
+        if any(n.endswith(PROTECTED_SUFFIXES) for n in names):
+            what = "a script"
+        elif MANIFEST in names:
+            what = "an expansion's manifest"
+    if what is not None:
+        raise click.BadParameter(f"{terminal(path)} would overwrite {what}; choose another file", param_hint=option)
+
+
 def check_writable(path: str, option: str) -> None:
     """Fail early (usage error, before any work) when an output file cannot be written.
 
@@ -151,6 +242,9 @@ def check_writable(path: str, option: str) -> None:
         return
     if not path:
         raise click.BadParameter("an empty path names no file", param_hint=option)
+    state = _io()
+    if state is not None:
+        state["outputs"].setdefault(path, option)
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     try:
@@ -171,18 +265,28 @@ def check_writable(path: str, option: str) -> None:
         raise click.BadParameter(f"folder {folder} does not exist", param_hint=option)
     if not os.access(folder, os.W_OK) or (mode is not None and not os.access(target, os.W_OK)):
         raise click.BadParameter(f"cannot write {path}", param_hint=option)
+    refuse_clobber(path, option)
 
 
-def write_atomic(path: str, text: str) -> None:
+def write_atomic(path: str, text: str, option: str | None = None) -> None:
     """Write an output: a new path or a regular file whole or not at all (temp file +
     rename, readable as umask allows); a device, FIFO or ``-`` written through; a link
-    refused (:func:`cardscript.dsl.files.write_text`).
+    refused (:func:`cardscript.dsl.files.write_text`); an input of the command or an
+    existing script refused (:func:`refuse_clobber`).
+
+    Args:
+        option: the option naming ``path``, for the message (default: the one it was
+            declared with by :func:`check_writable`).
 
     Raises:
+        click.BadParameter: the path is an input or a script (exit 2; nothing is written).
         click.ClickException: the file cannot be written (exit 1; nothing is left behind).
     """
     from cardscript.dsl.files import FileProblem, write_text
 
+    state = _io()
+    declared = state["outputs"].get(path) if state is not None else None
+    refuse_clobber(path, option or declared or "output")
     try:
         write_text(path, text)
     except FileProblem as exc:

@@ -76,7 +76,7 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
     """
     import click
 
-    from cardscript.dsl.cli.common import check_writable, compile_with_options
+    from cardscript.dsl.cli.common import check_writable, compile_with_options, note_inputs
     from cardscript.dsl.cli.humanview import table_info
     from cardscript.dsl.cli.playing import _agents, _check_players
     from cardscript.dsl.cli.replaylog import fingerprint, write_game_log
@@ -88,6 +88,7 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
             raise click.UsageError("--resume FILE plays the saved game: give no GAME, --human, --with, --variant "
                                    "or --mix with it")
         data = _read_save(resume)
+        note_inputs([resume], "saved game")  # --log FILE must not replace the save it plays
         game, players, seed, bots = data["game"], data["players"], data["seed"], data["bots"]
         humans = tuple(data["humans"])
         with_paths, variants, mixes = tuple(data["with"]), tuple(data["variants"]), tuple(data["mix"])
