@@ -9,7 +9,7 @@ Diagnostic with a "did you mean".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardscript.dsl.diagnostics import Diagnostic, Span, closest, did_you_mean, error
@@ -104,6 +104,7 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
     removed: dict[tuple[str, str], Span] = {}
     game_players: tuple[int, A.Players | None] = (-1, None)  # the most specific one of the game and its variants
     scenario_players: list[A.Players] = []
+    afters: list[A.EffectDef] = []  # 'after effect' additions, in the order they are read
 
     def claim(what: str, name: str, span: Span, kind: str, label: str = "") -> bool:
         """Record who declares (what, name); False when this declaration must be ignored."""
@@ -168,6 +169,8 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
                 if item.low is not None and item.high is not None and item.low > item.high:
                     diags.append(error("CS209", f"counter {item.name!r} has bounds {item.low}..{item.high}",
                                        item.span, "give bounds as low..high"))
+            elif isinstance(item, A.EffectDef) and item.after:
+                afters.append(item)  # added once every script has said what the effect is
             elif isinstance(item, A.EffectDef):
                 sig = _sig(item)
                 for it in item.pattern:
@@ -259,7 +262,42 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
             table.pop(name, None)
     sym.setups = [setups[k] for k in setup_order if k in setups]
     diags.extend(_scenario_players(game_players[1], scenario_players))
+    diags.extend(_add_after(sym, afters))
     return sym, diags
+
+
+def _add_after(sym: Symbols, afters: list[A.EffectDef]) -> list[Diagnostic]:
+    """Add each ``after effect PATTERN: body`` at the end of the effect that wins for the
+    pattern (a variant's replacement too), in the order the scripts are read.
+
+    Returns:
+        CS201 for an ``after effect`` whose pattern no script defines (or only the runtime),
+        or whose parameters are named otherwise than the effect's.
+    """
+    diags: list[Diagnostic] = []
+    for item in afters:
+        sig = _sig(item)
+        key = sig.key + ("{block}" if sig.has_block else "")
+        at = next((i for i in range(len(sym.effects) - 1, -1, -1)
+                   if sym.effects[i].key + ("{block}" if sym.effects[i].has_block else "") == key), None)
+        if at is None or sym.effects[at].defn is None:
+            shown = "is built into the runtime" if key in _builtin_keys() else "is defined by no script it uses"
+            diags.append(error("CS201", f"after effect '{sig.display}': the effect {shown}", item.span,
+                               did_you_mean(sig.display, [e.display for e in sym.effects if e.defn is not None])
+                               or "name an effect of the game or its shared rules, with its own words"))
+            continue
+        target = sym.effects[at]
+        if target.params != sig.params:
+            diags.append(error("CS201", f"after effect '{sig.display}': the effect names its parameters "
+                                        f"'{target.display}'", item.span,
+                               f"write the pattern as the effect does: 'after effect {target.display}:'"))
+            continue
+        defn = target.defn
+        assert defn is not None
+        body = A.Body(defn.body.span, defn.body.stmts + item.body.stmts)
+        merged = A.EffectDef(defn.span, defn.pattern, body, defn.printed, defn.replaces)
+        sym.effects[at] = replace(target, defn=merged)
+    return diags
 
 
 def _scenario_players(game: A.Players | None, asked: list[A.Players]) -> list[Diagnostic]:

@@ -88,12 +88,15 @@ class CounterDecl(Node):
 
 class EffectDef(Node):
     """``effect PATTERN [replaces] [printed "TEMPLATE"]: body``; ``replaces`` says that it
-    replaces on purpose an effect of the same pattern from a less specific script."""
+    replaces on purpose an effect of the same pattern from a less specific script.
+    ``after effect PATTERN: body`` (``after`` true) adds ``body`` at the end of the effect
+    of that pattern that a script it uses defines (docs/language.md, "after effect")."""
 
     pattern: tuple[CallItem, ...]
     body: Body
     printed: str = ""
     replaces: bool = False
+    after: bool = False
 
 
 class PrintedLabel(Node):

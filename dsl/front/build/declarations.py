@@ -105,6 +105,10 @@ class DeclarationBuilder(BuilderBase):
         replaces = any(t.type == "REPLACES" for t in marks)
         return A.EffectDef(self._sp(meta), call.items, c[-1], printed, replaces)
 
+    def after_effect(self, meta, c):
+        call: A.Call = c[0]
+        return A.EffectDef(self._sp(meta), call.items, c[-1], after=True)
+
     def printed_label(self, meta, c):
         return A.PrintedLabel(self._sp(meta), c[0], _s(c[1]))
 
