@@ -106,7 +106,7 @@ def test_positions_name_cards_effects_and_declarations():
     power = F.target_at(an, n + 1, play.index("power"))
     assert power is not None and power.kind == "counter" and "counter power" in power.doc
     assert F.target_at(an, n + 1, 0) is None  # the indentation names nothing
-    move = F.target_at(an, *_find(lines, "move this to the weakness-stack"))
+    move = F.target_at(an, *_find(lines, "move all cards from your deck to your discard"))
     assert move is not None and move.span is None and "built-in primitive" in move.doc
     symbols = F.symbols(an)
     assert [s.name for s in symbols if s.kind == "card"][:1] == ["Light Punch"]
