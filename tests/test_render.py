@@ -60,19 +60,20 @@ MATCHING = {
 # | Batarangs                     | "+2 Power and charge your Meter": two effects in one sentence, where other |
 # |                               | cards print two ("+2 Power. Deal 1 ..." on The Dark Knight, "Draw a card. |
 # |                               | Take control ..." on Houdini Key); a script cannot say which.             |
-# | Injustice The Joker           | "Increase damage you deal to foes by 1" is `+1 damage-bonus` in an        |
-# |                               | Ongoing ability (a passive: the runtime reads the counter statement       |
-# |                               | itself, so no effect can wrap it); "(This card starts on top of the       |
-# |                               | Nemesis stack.)" is setup reminder text.                                  |
+# | Injustice The Joker           | "(This card starts on top of the Nemesis stack.)" is setup reminder text  |
+# |                               | (its Ongoing reads through `printed counter damage-bonus as ...`).        |
 # | Aquaman (Earth-1)             | "and" (see Batarangs); "discard pile"; the Attack is scripted as it       |
 # |                               | resolves (a choice, then damage), printed "destroys it unless they take   |
 # |                               | damage equal to its cost" (an effect wrapping it would call Injustice's    |
 # |                               | damage, which a mix into Justice League Dark cannot take).                |
 # | Injustice Lex Luthor          | "discard pile"; "3 Equipment" reads "3 Equipment cards".                  |
-# | Injustice Hawkgirl            | triggers read "When you gain a card, if it has Attack, ..." and "The first |
-# | Injustice The Flash           | time each turn you emptied ...": an event is a quoted name with no        |
-# |                               | printed template ("Each time you draw 1 or more cards", "When you are     |
-# |                               | attacked for the first time each turn").                                  |
+# | Injustice Hawkgirl            | "When you gain a card, if it has Attack, ...": a trigger on "gain" with a  |
+# |                               | condition, printed "You may put Attack cards you gain ..." (its second    |
+# |                               | ability reads as printed, through `printed event`).                       |
+# | Injustice The Flash           | "The first time you are attacked each turn, ..., then if you do, ..."     |
+# |                               | (printed "When you are attacked for the first time each turn, ... If you  |
+# |                               | do, ..."); "When you draw a card during your turn" (printed "Each time    |
+# |                               | you draw 1 or more cards during your turn").                              |
 # | Mallet Bomb                   | "(including this one)" is reminder text. Nothing else differs.            |
 # | Justice League Dark           |                                                                           |
 # | Swamp Thing, Ragman,          | a Character's ability is an action of game.rules ("Swamp Thing           |

@@ -4,8 +4,8 @@ completion, hover, go-to-definition and document symbols. Plain data here (posit
 
 What a position names is found in the file's AST: the innermost call phrase around it
 (resolved as the checker resolves it, :func:`cardscript.dsl.front.check.match_call`), else
-the quoted card name or the declared word (zone, counter, attribute, type, ability label)
-under it.
+the quoted card name (or event with a printed form) or the declared word (zone, counter,
+attribute, type, ability label) under it.
 """
 
 from __future__ import annotations
@@ -130,7 +130,13 @@ def target_at(an: Analysis, line: int, col: int) -> Target | None:
     name = _string_at(text, col)
     if name is not None:
         card = sym.cards.get(name) or next((c for c in sym.cards.values() if c.name == name), None)
-        return _card_target(an, card) if card is not None else None
+        if card is not None:
+            return _card_target(an, card)
+        form = sym.printed_events.get(name)  # an event with a printed form: how a trigger on it reads
+        if form is None:
+            return None
+        return Target("event", name, f"event “{name}”\n\nprinted as: {form.template}",
+                      None if form.span.file == "<built-in>" else form.span)
     item, call = _call_at(an.script, line + 1, col + 1)
     if isinstance(item, A.EffectDef) and item.span.line == line + 1:
         sig = next((s for s in sym.effects if s.defn is item), None)
@@ -163,7 +169,8 @@ def _declared(an: Analysis, sym: Symbols, word: str) -> Target | None:
         return None
     what, span = found
     doc = _declaration_doc(an, span, what)
-    printed = sym.printed_labels.get(word) if what == "ability label" else None
+    printed: A.PrintedLabel | A.PrintedForm | None = sym.printed_labels.get(word) if what == "ability label" \
+        else sym.printed_counters.get(word) if what == "counter" else None
     if printed is not None:
         doc += f"\n\nprinted as: {printed.template}"
     return Target(what, word, doc, None if span.file == "<built-in>" else span)

@@ -48,6 +48,7 @@ from cardscript.dsl.front.ast.declarations import (
     Outcome,
     Passive,
     Players,
+    PrintedForm,
     PrintedLabel,
     Printing,
     Remove,
@@ -151,10 +152,10 @@ __all__ = [
     "EffectDef", "Emit", "Emitted", "EndGame", "EndWhen", "Event", "Expect", "Expr", "Finish", "ForCards",
     "ForPlayers", "GameOverCond", "Has", "HasHome", "Header", "Highest", "If", "Is", "Item", "Let", "Mark",
     "MarkFilter", "MinMax", "NextTurn", "Node", "Nothing", "Num", "NumArg", "Otherwise", "Outcome", "OutcomeIs",
-    "Param", "ParamArg", "Passive", "PlayerSel", "Players", "PlayersArg", "PrintedLabel", "Printing", "Quiet",
-    "Remove", "Repeat", "Resolve", "Rig", "Rule", "RunBlock", "Score", "Script", "Seed", "Setup", "Slot", "StaticWhen",
-    "Stmt", "StrArg", "SumAttr", "Text", "TieBreak", "Trigger", "Turn", "Types", "Uses", "Warn", "WinnerIs", "Word",
-    "ZoneArg", "ZoneDecl", "ZoneEmpty", "ZoneRef",
+    "Param", "ParamArg", "Passive", "PlayerSel", "Players", "PlayersArg", "PrintedForm", "PrintedLabel", "Printing",
+    "Quiet", "Remove", "Repeat", "Resolve", "Rig", "Rule", "RunBlock", "Score", "Script", "Seed", "Setup", "Slot",
+    "StaticWhen", "Stmt", "StrArg", "SumAttr", "Text", "TieBreak", "Trigger", "Turn", "Types", "Uses", "Warn",
+    "WinnerIs", "Word", "ZoneArg", "ZoneDecl", "ZoneEmpty", "ZoneRef",
 ]
 __all__ += ["Delayed", "Grant", "TriggerOrder", "TriggerWait"]  # the timing area (issue 12)
 

@@ -107,6 +107,16 @@ class PrintedLabel(Node):
     template: str
 
 
+class PrintedForm(Node):
+    """``printed counter NAME as "TEMPLATE"`` (kind ``counter``: how ``+N NAME`` reads on a
+    card, ``{N}`` the amount) or ``printed event "NAME" as "TEMPLATE"`` (kind ``event``: how
+    a trigger on the event reads, ``{C}`` "this card" or "a card")."""
+
+    kind: str
+    name: str
+    template: str
+
+
 # ---------------------------------------------------------------- cards
 class Printing(Node):
     """``copies N [as attr value ...]``: N copies with some attributes overridden."""
@@ -230,7 +240,8 @@ class TieBreak(Node):
 Item: TypeAlias = (
     Header | Uses | Players | Types | Attribute | Abilities | Passive | ZoneDecl | CounterDecl | EffectDef
     | CardDef | Rule | Setup | Turn | Action | EndWhen | Score | Outcome | Warn | TieBreak | Expect | Answers | DoStep
-    | Seed | NextTurn | Finish | ActiveSeat | Rig | Quiet | Remove | PrintedLabel | TriggerOrder | TriggerWait | Step
+    | Seed | NextTurn | Finish | ActiveSeat | Rig | Quiet | Remove | PrintedLabel | PrintedForm | TriggerOrder
+    | TriggerWait | Step
 )
 
 

@@ -112,6 +112,12 @@ class DeclarationBuilder(BuilderBase):
     def printed_label(self, meta, c):
         return A.PrintedLabel(self._sp(meta), c[0], _s(c[1]))
 
+    def printed_counter(self, meta, c):
+        return A.PrintedForm(self._sp(meta), "counter", c[0], _s(c[1]))
+
+    def printed_event(self, meta, c):
+        return A.PrintedForm(self._sp(meta), "event", _s(c[0]), _s(c[1]))
+
     # ------------------------------------------------------------ cards
     def card(self, meta, c):
         name = _s(c[0])

@@ -8,7 +8,7 @@ from typing import Any
 from cardscript.dsl.diagnostics import Span, did_you_mean, warning
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.lower import bounds, recursion, timing
-from cardscript.dsl.front.lower.statics import StaticLowerer
+from cardscript.dsl.front.lower.statics import StaticLowerer, _walk
 from cardscript.dsl.front.lower.zones import ZoneLowerer
 from cardscript.dsl.front.sets import printed
 from cardscript.runtime import effects as E
@@ -44,6 +44,27 @@ class Lowerer(ZoneLowerer, StaticLowerer):
             ue.body = body
             self._calls_from = self._lowering_effect = self._effect_verb = None
         timing.between_calls_done(self)
+
+    def printed_forms(self) -> None:
+        """CS201 for a ``printed counter`` of no declared counter and a ``printed event`` of
+        an event that no script emits, listens to or waits for (with a did-you-mean hint)."""
+        sym = self.sym
+        for pf in sym.printed_counters.values():
+            if pf.name not in sym.counters:
+                self.unknown("counter", pf.name, pf.span, sym.counters)
+        if not sym.printed_events:
+            return
+        roots: list[Any] = [sig.defn for sig in sym.effects if sig.defn is not None]
+        roots += [*sym.cards.values(), *sym.rules, *sym.setups, *sym.actions, sym.turn, sym.score]
+        events = {"play"}
+        for n in _walk(roots):
+            if isinstance(n, (A.Emit, A.Delayed, A.Emitted)):
+                events.add(n.event)
+            elif isinstance(n, A.Event):
+                events.add(n.name)
+        for pf in sym.printed_events.values():
+            if pf.name not in events:
+                self.unknown("event", pf.name, pf.span, sorted(events))
 
     def keyword_closure(self, direct: set[str]) -> set[str]:
         names = {s.key: s.name for s in self.sym.effects}
@@ -224,6 +245,7 @@ class Lowerer(ZoneLowerer, StaticLowerer):
         for pl in sym.printed_labels.values():
             if pl.label not in sym.labels:
                 self.unknown("ability label", pl.label, pl.span, sym.labels)
+        self.printed_forms()
         warns = [(w.text, self.cond(w.cond, {})) for w in sym.warns]
         self.repeats(cards)  # after the bodies are lowered: their calls are matched (and memoized) already
         self.diags.extend(recursion.always_recursing(sym))

@@ -28,6 +28,10 @@ The scripts may say how their words read on a card (see
 * ``printed LABEL as "TEMPLATE"`` — an ability with that label is the template, ``{text}``
   replaced by the ability's own text: its sentences where ``{text}`` starts a sentence,
   else its statements as one clause list ("a, b, and c");
+* ``printed counter NAME as "TEMPLATE"`` — ``+N NAME`` is the template, ``{N}`` the amount;
+* ``printed event "NAME" as "TEMPLATE"`` — a trigger on the event is "When TEMPLATE, ..."
+  ("The first time TEMPLATE each turn, ..."), ``{C}`` "this card" or "a card"; without
+  one, the event reads from its name (an effect's verb, a past participle, else quoted);
 * a placeholder that names an attribute of the card being rendered is its value
   (``{cost}``: its cost);
 * a sentence of a template whose block or text is empty is left out; "a" before a

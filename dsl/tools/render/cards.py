@@ -84,14 +84,18 @@ class Renderer(StaticRender, Calls):
         return sentence(fill(template, {"text": Arg(text, block=True)}))
 
     def trigger(self, tr: A.Trigger) -> str:
+        """"When CLAUSE, ..."; "The first time CLAUSE each turn, ..." (the DC sets' wording);
+        "At the end of your turn, ..." for an event named 'end of turn'."""
         ev = tr.event
-        head = "the first time each turn" if ev.first_time else "when"
+        head = "the first time" if ev.first_time else "when"
         clause = self.event(ev.name, ev.of_this_card) if ev.enters is None else \
             f"{article(title(ev.types[0]) if ev.types else 'card')} enters {self.zone(ev.enters, Ctx())}"  # cards2
         turn = " during your turn" if ev.your_turn else ""
+        if ev.first_time:
+            turn = " during each of your turns" if ev.your_turn else " each turn"
         edge, _, what = ev.name.partition(" of ")
         if edge in ("start", "end") and what and " " not in what and not (ev.of_this_card or ev.first_time) \
-                and ev.enters is None:
+                and ev.enters is None and ev.name not in self.sym.printed_events:
             # a card's trigger hears its player's events: "At the end of your turn, ..."
             head, clause, turn = "at", f"the {edge} of your {what}", ""
         return sentence(f"{head} {clause}{turn}, {self.joined(tr.body, Ctx(), ', then ')}")
@@ -123,6 +127,12 @@ class Renderer(StaticRender, Calls):
         return sentence(f"{head} {who} would {' '.join(w for w in said if w)}, instead {body}")
 
     def event(self, name: str, of_this_card: bool) -> str:
+        """The clause of a trigger's event: its printed form when the scripts give one
+        (``printed event "NAME" as "TEMPLATE"``), else guessed from the name: an effect's
+        verb ("you draw a card"), a past participle ("you are attacked")."""
+        printed = self.sym.printed_events.get(name)
+        if printed is not None:
+            return self.event_form(printed, of_this_card)
         verbs = {s.name for s in self.sym.effects} | {"play", "move", "take", "reveal", "flip", "roll", "shuffle"}
         if name in verbs:
             return f"you {name} {'this card' if of_this_card else 'a card'}"

@@ -21,6 +21,7 @@ from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import Symbols, collect
 from cardscript.dsl.front.loader import Program
 from cardscript.dsl.tools.render.english import and_list, article, quoted, third_person, title
+from cardscript.dsl.tools.render.templates import Arg, fill
 
 Phrase = Callable[[bool], str]  # a selector waiting to be rendered (argument: 'moving', for from/in)
 
@@ -106,6 +107,11 @@ class Phrases:
 
     def counter(self, name: str) -> str:
         return self.names.get(name, title(name))
+
+    def event_form(self, printed: A.PrintedForm, of_this_card: bool) -> str:
+        """An event through its printed form (``printed event "NAME" as "TEMPLATE"``): the
+        clause after "when", ``{C}`` "this card" for a trigger 'of this card', else "a card"."""
+        return fill(printed.template, {"C": Arg("this card" if of_this_card else "a card")})
 
     def zone_name(self, name: str) -> str:
         if name in self.sym.counters:

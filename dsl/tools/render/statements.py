@@ -15,6 +15,7 @@ from typing import Any
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.tools.render.english import and_list, listed, plural, quoted, sentence, title
 from cardscript.dsl.tools.render.phrases import Ctx, Holder, Phrases
+from cardscript.dsl.tools.render.templates import Arg, fill
 
 
 class Statements(Phrases):
@@ -145,9 +146,15 @@ class Statements(Phrases):
         return f"{kind} {attr} {amount} for {who}" + (" this turn" if s.this_turn else "")  # cards2: static
 
     def s_counteradd(self, s: A.CounterAdd, ctx: Ctx) -> str:
+        """"+1 Power"; through the counter's printed form when the scripts give one
+        (``printed counter NAME as "TEMPLATE"``, ``{N}`` the amount, "-1" when taken away)."""
         sign = "+" if s.sign > 0 else "-"
         amount, tail = self.amount(s.amount, ctx)
-        text = f"{sign}{amount} {self.counter(s.counter)}{tail}"
+        printed = self.sym.printed_counters.get(s.counter)
+        if printed is not None:
+            text = fill(printed.template, {"N": Arg(amount if s.sign > 0 else f"-{amount}")}) + tail
+        else:
+            text = f"{sign}{amount} {self.counter(s.counter)}{tail}"
         if s.player is not None:
             text += f" for {self.players(s.player, ctx)}"
         if s.cards is not None:
@@ -186,7 +193,10 @@ class Statements(Phrases):
     # ------------------------------------------------------------ the timing area (issue 12)
     def s_delayed(self, s: A.Delayed, ctx: Ctx) -> str:
         """'At the end of this turn, ...' for ``at the next "end of turn"`` (see :func:`_when_next`)."""
-        return f"{_when_next(s.event, s.yours)}, {and_list(self.clauses(s.body, ctx))}"
+        printed = self.sym.printed_events.get(s.event)
+        when = f"the next time {self.event_form(printed, False)}" if printed is not None \
+            else _when_next(s.event, s.yours)
+        return f"{when}, {and_list(self.clauses(s.body, ctx))}"
 
     def s_grant(self, s: A.Grant, ctx: Ctx) -> str:
         """'Once this turn, you may LABEL': the label is the printed text of the ability."""

@@ -21,7 +21,8 @@ class StaticRender(Statements):
         sets' wording); otherwise "whenever you VERB a TYPE, ..."."""
         kind = title(s.types[0]) if s.types else "card"
         only = s.body.stmts[0] if len(s.body.stmts) == 1 else None
-        if s.verb == "play" and isinstance(only, A.CounterAdd) and only.player is None and only.cards is None:
+        if s.verb == "play" and isinstance(only, A.CounterAdd) and only.player is None and only.cards is None \
+                and only.counter not in self.sym.printed_counters:
             return f"your {_plural(kind)} have {self.stmt(only, Ctx())}"
         return f"whenever you {s.verb} {article(kind)}, {self.joined(s.body, Ctx(), ', then ')}"
 
