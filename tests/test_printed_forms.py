@@ -8,31 +8,25 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from snippets import compile_errors
 
-from cardscript.dsl.diagnostics import CompileError
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.build import build
 from cardscript.dsl.front.pipeline import compile_game
 from cardscript.dsl.tools.render import load, render_program
 
-GOOD = '''printed counter damage-bonus as "increase damage you deal to foes by {N}"
+GOOD = """printed counter damage-bonus as "increase damage you deal to foes by {N}"
 printed event "emptied a foe's health bar" as "you empty a foe's Health Bar"
-'''
-
-
-def _errors(text: str, tmp_path: Path) -> list:
-    snippet = tmp_path / "snippet.rules"
-    snippet.write_text(text, encoding="utf-8")
-    with pytest.raises(CompileError) as info:
-        compile_game("injustice", extra=[snippet])
-    return [d for d in info.value.diagnostics if d.severity == "error"]
+"""
 
 
 def test_declarations_parse_into_printed_forms() -> None:
     items = build(GOOD, "snippet.rules").items
     forms = [(i.kind, i.name, i.template) for i in items if isinstance(i, A.PrintedForm)]
-    assert forms == [("counter", "damage-bonus", "increase damage you deal to foes by {N}"),
-                     ("event", "emptied a foe's health bar", "you empty a foe's Health Bar")]
+    assert forms == [
+        ("counter", "damage-bonus", "increase damage you deal to foes by {N}"),
+        ("event", "emptied a foe's health bar", "you empty a foe's Health Bar"),
+    ]
 
 
 def test_good_declarations_check_clean(tmp_path: Path) -> None:
@@ -42,14 +36,14 @@ def test_good_declarations_check_clean(tmp_path: Path) -> None:
 
 
 def test_unknown_counter_is_cs201_with_a_hint(tmp_path: Path) -> None:
-    errors = _errors('printed counter damage-bonnus as "more damage: {N}"\n', tmp_path)
+    errors = compile_errors(tmp_path, 'printed counter damage-bonnus as "more damage: {N}"\n')
     assert [(d.code, d.message) for d in errors] == [("CS201", "unknown counter 'damage-bonnus'")]
     assert "damage-bonus" in (errors[0].hint or "")
 
 
 def test_unknown_event_is_cs201_with_a_hint(tmp_path: Path) -> None:
-    errors = _errors('printed event "emptied a foe\'s helth bar" as "you empty a foe\'s Health Bar"\n', tmp_path)
-    assert [(d.code, d.message) for d in errors] == [("CS201", "unknown event \"emptied a foe's helth bar\"")]
+    errors = compile_errors(tmp_path, 'printed event "emptied a foe\'s helth bar" as "you empty a foe\'s Health Bar"\n')
+    assert [(d.code, d.message) for d in errors] == [("CS201", 'unknown event "emptied a foe\'s helth bar"')]
     assert "emptied a foe's health bar" in (errors[0].hint or "")
 
 
@@ -85,7 +79,8 @@ def test_the_flash_is_attacked_for_the_first_time_each_turn(injustice: dict[str,
 def test_templates_take_the_amount_and_the_card(tmp_path: Path) -> None:
     """{N} is the amount ("-1" when taken away), {C} "this card" for a trigger 'of this card'."""
     game = tmp_path / "game.rules"
-    game.write_text('''game "Forms"
+    game.write_text(
+        """game "Forms"
 players 1 to 2
 abilities play
 zone deck: per player
@@ -100,6 +95,8 @@ card "Coin": hero
   when "flipped" of this card: +1 luck
 turn:
   flip over
-''', encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     coin = next(c for c in render_program(load(str(game))) if c.name == "Coin")
     assert coin.paragraphs == ("Your luck changes by -2.", "When this card is flipped over, your luck changes by 1.")
