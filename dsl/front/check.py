@@ -180,7 +180,7 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
                     if isinstance(it, A.Slot) and it.type not in SLOT_KINDS:
                         diags.append(error("CS204", f"unknown parameter kind {it.type!r}", it.span,
                                            did_you_mean(it.type, SLOT_KINDS) or "use one of: " + ", ".join(SLOT_KINDS)))
-                k = sig.key + ("{block}" if sig.has_block else "")
+                k = sig.full_key
                 diags.extend(_replacing(item, sig, owners.get(("effect", k)), RANK.get(kind, 0)))
                 if claim("effect", k, item.span, kind, sig.display):
                     sym.effects.append(sig)
@@ -282,9 +282,9 @@ def _add_after(sym: Symbols, afters: list[A.EffectDef]) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     for item in afters:
         sig = _sig(item)
-        key = sig.key + ("{block}" if sig.has_block else "")
+        key = sig.full_key
         at = next((i for i in range(len(sym.effects) - 1, -1, -1)
-                   if sym.effects[i].key + ("{block}" if sym.effects[i].has_block else "") == key), None)
+                   if sym.effects[i].full_key == key), None)
         if at is None or sym.effects[at].defn is None:
             shown = "is built into the runtime" if key in _builtin_keys() else "is defined by no script it uses"
             diags.append(error("CS201", f"after effect '{sig.display}': the effect {shown}", item.span,

@@ -48,6 +48,12 @@ class EffectSig:
     builtin: str = ""
 
     @property
+    def full_key(self) -> str:
+        """``key`` with ``{block}`` for an effect that takes a block: what tells two effects
+        apart (``attack {T}`` and ``attack {T} {B: block}`` are two effects)."""
+        return self.key + ("{block}" if self.has_block else "")
+
+    @property
     def name(self) -> str:
         """The leading words of the pattern ('attack', 'surge'): the keyword a card 'has'."""
         words = []
@@ -185,7 +191,7 @@ def _builtin_keys() -> tuple[str, ...]:
         d = build_cached(f"effect {text}:\n  nothing\n", "<built-in>").items[0]
         assert isinstance(d, A.EffectDef)
         sig = _sig(d)
-        out.append(sig.key + ("{block}" if sig.has_block else ""))
+        out.append(sig.full_key)
     return tuple(out)
 
 

@@ -413,7 +413,7 @@ class BodyLowerer(NameLowerer):
             return E.UseUpModifiers(args["C"])
         if self._between:
             between_call(self, sig.key, c.span)
-        ue = self.user[sig.key + ("{block}" if sig.has_block else "")]
+        ue = self.user[sig.full_key]
         return E.Call(ue, [(kind, args[name]) for name, kind, _ in m.bound])
 
 

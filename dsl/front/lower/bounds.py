@@ -139,7 +139,7 @@ class Repeats:
         return self._effect(match.sig, args)
 
     def _effect(self, sig: EffectSig, args: tuple[int | None, ...]) -> tuple[int, int]:
-        key = (sig.key + ("{block}" if sig.has_block else ""), args)
+        key = (sig.full_key, args)
         if key in self._factor:
             return self._factor[key]
         if key in self._open or len(self._open) >= MAX_CALL_DEPTH or len(self._factor) >= _MAX_WALKS:

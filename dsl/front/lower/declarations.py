@@ -32,10 +32,10 @@ class Lowerer(ZoneLowerer, StaticLowerer):
     # ------------------------------------------------------------ definitions
     def effects(self) -> None:
         for sig in self.sym.effects:
-            key = sig.key + ("{block}" if sig.has_block else "")
+            key = sig.full_key
             self.user[key] = E.UserEffect(sig.display, list(sig.params))
         for sig in self.sym.effects:
-            key = sig.key + ("{block}" if sig.has_block else "")
+            key = sig.full_key
             ue = self.user[key]
             assert sig.defn is not None
             self._calls_from = self.calls.setdefault(sig.key, set())

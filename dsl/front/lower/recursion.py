@@ -21,7 +21,7 @@ _HINT = ("make some path end: call it under a condition ('if ...:'), a choice or
 
 
 def _key(sig: EffectSig) -> str:
-    return sig.key + ("{block}" if sig.has_block else "")
+    return sig.full_key
 
 
 def _sure_calls(body: A.Body, sym: Symbols, params: dict[str, str]) -> list[tuple[str, A.Call]]:

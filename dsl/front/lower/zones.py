@@ -19,7 +19,7 @@ class ZoneLowerer(BodyLowerer):
         (same words and parameter kinds, any names): CS230 otherwise (a built-in primitive
         or no effect at all). The body sees the pattern's parameters under their names."""
         sig = _sig(A.EffectDef(rp.span, rp.pattern, rp.body))
-        key = sig.key + ("{block}" if sig.has_block else "")
+        key = sig.full_key
         if key not in self.user:
             if key in _builtin_keys():
                 self.err("CS230", f"'instead of {sig.display}' names a built-in primitive", rp.span,

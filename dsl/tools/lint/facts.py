@@ -95,7 +95,7 @@ class ProgramFacts:
 
     @staticmethod
     def _key(sig: EffectSig) -> str:
-        return sig.key + ("{block}" if sig.has_block else "")
+        return sig.full_key
 
     def handlers(self) -> list[Handler]:
         out = [Handler(r.event, r.body, r.span, "rule") for r in self.sym.rules]
