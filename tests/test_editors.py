@@ -87,15 +87,16 @@ def test_sample_scopes(tokenize):
         assert scope in scopes, (scope, probe, scopes)
 
 
-def test_printed_counter_and_event_declarations_are_keywords(tokenize):
+def test_printed_counter_event_and_zone_declarations_are_keywords(tokenize):
     core = REPO / "cardscripts" / "dc-core" / "core.rules"
     rules = REPO / "cardscripts" / "injustice" / "game.rules"
     probes = [_at(core, 'printed event "attacked"', 8), _at(rules, "printed counter damage-bonus", 8),
-              _at(core, 'printed event "attacked"', 15)]
-    declared, counter, name = tokenize([], probes)["probes"]
+              _at(core, 'printed event "attacked"', 15), _at(core, "printed zone discard", 8)]
+    declared, counter, name, zone = tokenize([], probes)["probes"]
     assert "keyword.declaration.cardscript" in declared
     assert "keyword.declaration.cardscript" in counter
     assert "string.quoted.double.cardscript" in name
+    assert "keyword.declaration.cardscript" in zone
 
 
 def test_extension_manifest_names_the_grammar_language_and_server():

@@ -113,6 +113,15 @@ def test_positions_name_cards_effects_and_declarations():
     assert all(isinstance(s.span, Span) for s in symbols)
 
 
+def test_hover_on_a_zone_shows_its_printed_name():
+    core = builtin_root() / "dc-core" / "core.rules"
+    text = read_text(core)
+    an = analyse(core, text)
+    zone = F.target_at(an, *_find(text.splitlines(), "discard: per player"))
+    assert zone is not None and zone.kind == "zone" and zone.name == "discard"
+    assert "printed as: discard pile" in zone.doc
+
+
 def _find(lines: list[str], needle: str) -> tuple[int, int]:
     for n, line in enumerate(lines):
         if needle in line:

@@ -1,10 +1,12 @@
-"""Printed forms of counters and events (docs/language.md, "printed forms"):
-``printed counter NAME as "TEMPLATE"`` and ``printed event "NAME" as "TEMPLATE"`` parse and
-check (an unknown name is CS201 with the nearest name as a hint), and ``cardscript render``
-words the built-in cards through them instead of the counter's and the event's names."""
+"""Printed forms of counters, events and zones (docs/language.md, "printed forms"):
+``printed counter NAME as "TEMPLATE"``, ``printed event "NAME" as "TEMPLATE"`` and
+``printed zone NAME as "TEXT"`` parse and check (an unknown name is CS201 with the nearest
+name as a hint), and ``cardscript render`` words the built-in cards through them instead
+of the counter's, the event's and the zone's names."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from cardscript.dsl.tools.render import load, render_program
 
 GOOD = """printed counter damage-bonus as "increase damage you deal to foes by {N}"
 printed event "emptied a foe's health bar" as "you empty a foe's Health Bar"
+printed zone super-move as "Super Move slot"
 """
 
 
@@ -26,6 +29,7 @@ def test_declarations_parse_into_printed_forms() -> None:
     assert forms == [
         ("counter", "damage-bonus", "increase damage you deal to foes by {N}"),
         ("event", "emptied a foe's health bar", "you empty a foe's Health Bar"),
+        ("zone", "super-move", "Super Move slot"),
     ]
 
 
@@ -45,6 +49,12 @@ def test_unknown_event_is_cs201_with_a_hint(tmp_path: Path) -> None:
     errors = compile_errors(tmp_path, 'printed event "emptied a foe\'s helth bar" as "you empty a foe\'s Health Bar"\n')
     assert [(d.code, d.message) for d in errors] == [("CS201", 'unknown event "emptied a foe\'s helth bar"')]
     assert "emptied a foe's health bar" in (errors[0].hint or "")
+
+
+def test_unknown_zone_is_cs201_with_a_hint(tmp_path: Path) -> None:
+    errors = compile_errors(tmp_path, 'printed zone discrad as "discard pile"\n')
+    assert [(d.code, d.message) for d in errors] == [("CS201", "unknown zone 'discrad'")]
+    assert "discard" in (errors[0].hint or "")
 
 
 @pytest.fixture(scope="module")
@@ -100,3 +110,13 @@ turn:
     )
     coin = next(c for c in render_program(load(str(game))) if c.name == "Coin")
     assert coin.paragraphs == ("Your luck changes by -2.", "When this card is flipped over, your luck changes by 1.")
+
+
+def test_zones_read_as_the_cards_name_them(injustice: dict[str, str]) -> None:
+    """'printed zone discard as "discard pile"' (dc-core): Nightwing's Defense as the card
+    reads it ("... from your discard pile into your hand"), the Line-Up and the main deck
+    by their printed names."""
+    assert "from your discard pile into your hand" in injustice["Injustice Nightwing"]
+    assert "from the Line-Up" in injustice["Green Lantern Power Ring"]
+    assert injustice["Mallet Bomb"].startswith("Play the top card of the main deck.")
+    assert not [t for t in injustice.values() if re.search(r"\b(your|their) discard(?! pile)|Line Up|Main Deck", t)]

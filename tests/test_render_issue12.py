@@ -63,8 +63,8 @@ def tour() -> dict[str, str]:
 
 
 def test_where_clause_ends_the_sentence(texts: dict[str, str], tour: dict[str, str]) -> None:
-    assert texts["Regroup"] == "Put up to X cards from your discard into your hand, where X is the number of your foes."
-    assert tour["Half Measures"] == ("Put up to X cards from your discard into your hand, where X is half your "
+    assert texts["Regroup"] == "Put up to X cards from your discard pile into your hand, where X is the number of your foes."
+    assert tour["Half Measures"] == ("Put up to X cards from your discard pile into your hand, where X is half your "
                                      "Meter, rounded down.")
 
 

@@ -80,7 +80,7 @@ def test_mod_and_up_to_render_as_printed(tmp_path: Path) -> None:
     assert "where x is half the number of cards in your hand, rounded down" in out
     assert "if the number of cards in your hand is even, draw a card" in out
     assert "if the number of cards in your hand is odd, draw a card" in out
-    assert "put up to x cards from your discard into your hand, where x is your meter divided by 3, rounded down." in out
+    assert "put up to x cards from your discard pile into your hand, where x is your meter divided by 3, rounded down." in out
 
 
 def test_the_lint_knows_a_remainder_is_below_its_divisor(tmp_path: Path) -> None:

@@ -75,6 +75,7 @@ class Symbols:
     #: 'printed counter NAME as ...' and 'printed event "NAME" as ...', by name
     printed_counters: dict[str, A.PrintedForm] = field(default_factory=dict)
     printed_events: dict[str, A.PrintedForm] = field(default_factory=dict)
+    printed_zones: dict[str, A.PrintedForm] = field(default_factory=dict)
     scenario_steps: list[Any] = field(default_factory=list)
     quiet_events: list[str] = field(default_factory=list)
     quiet_counters: list[tuple[str, Span]] = field(default_factory=list)
@@ -240,7 +241,8 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
             elif isinstance(item, A.PrintedLabel):
                 sym.printed_labels[item.label] = item
             elif isinstance(item, A.PrintedForm):
-                (sym.printed_counters if item.kind == "counter" else sym.printed_events)[item.name] = item
+                forms = {"counter": sym.printed_counters, "event": sym.printed_events, "zone": sym.printed_zones}
+                forms[item.kind][item.name] = item
             elif isinstance(item, A.Remove):
                 removed[(item.kind, item.name)] = item.span
             elif isinstance(item, (A.Expect, A.Answers, A.DoStep, A.Seed, A.NextTurn, A.Finish, A.ActiveSeat, A.Rig,

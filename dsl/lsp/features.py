@@ -170,7 +170,8 @@ def _declared(an: Analysis, sym: Symbols, word: str) -> Target | None:
     what, span = found
     doc = _declaration_doc(an, span, what)
     printed: A.PrintedLabel | A.PrintedForm | None = sym.printed_labels.get(word) if what == "ability label" \
-        else sym.printed_counters.get(word) if what == "counter" else None
+        else sym.printed_counters.get(word) if what == "counter" else sym.printed_zones.get(word) if what == "zone" \
+        else None
     if printed is not None:
         doc += f"\n\nprinted as: {printed.template}"
     return Target(what, word, doc, None if span.file == "<built-in>" else span)

@@ -110,7 +110,8 @@ class PrintedLabel(Node):
 class PrintedForm(Node):
     """``printed counter NAME as "TEMPLATE"`` (kind ``counter``: how ``+N NAME`` reads on a
     card, ``{N}`` the amount) or ``printed event "NAME" as "TEMPLATE"`` (kind ``event``: how
-    a trigger on the event reads, ``{C}`` "this card" or "a card")."""
+    a trigger on the event reads, ``{C}`` "this card" or "a card") or ``printed zone NAME as
+    "TEXT"`` (kind ``zone``: how the zone is named on a card, "discard pile" for ``discard``)."""
 
     kind: str
     name: str

@@ -46,12 +46,16 @@ class Lowerer(ZoneLowerer, StaticLowerer):
         timing.between_calls_done(self)
 
     def printed_forms(self) -> None:
-        """CS201 for a ``printed counter`` of no declared counter and a ``printed event`` of
-        an event that no script emits, listens to or waits for (with a did-you-mean hint)."""
+        """CS201 for a ``printed counter`` of no declared counter, a ``printed zone`` of no
+        declared zone and a ``printed event`` of an event that no script emits, listens to
+        or waits for (with a did-you-mean hint)."""
         sym = self.sym
         for pf in sym.printed_counters.values():
             if pf.name not in sym.counters:
                 self.unknown("counter", pf.name, pf.span, sym.counters)
+        for pf in sym.printed_zones.values():
+            if pf.name not in sym.zones:
+                self.unknown("zone", pf.name, pf.span, sym.zones)
         if not sym.printed_events:
             return
         roots: list[Any] = [sig.defn for sig in sym.effects if sig.defn is not None]

@@ -114,8 +114,14 @@ class Phrases:
         return fill(printed.template, {"C": Arg("this card" if of_this_card else "a card")})
 
     def zone_name(self, name: str) -> str:
+        """How zone ``name`` reads on a card: its printed form (``printed zone NAME as
+        "TEXT"``), else a per-player zone's name in words ("discard"), a shared one's in
+        title case ("Line Up")."""
         if name in self.sym.counters:
             return self.counter(name)
+        printed = self.sym.printed_zones.get(name)
+        if printed is not None:
+            return printed.template
         decl = self.sym.zones.get(name)
         return name.replace("-", " ") if decl is not None and decl.per_player else title(name)
 
