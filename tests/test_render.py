@@ -31,18 +31,21 @@ CARD = re.compile(r'^card\s+"([^"]+)"')
 #: do better; a game that gains quoted cards the renderer cannot phrase may lower its own
 #: floor, with the reason in a comment. First recorded at 7/28, 1/23 and 0/7; raised with
 #: the printed templates of the scripts ('effect ... printed "..."', 'printed LABEL as');
-#: Injustice to 17/28 with Flying Ground Slam's condition template.
-FLOORS = {"injustice": 17 / 28, "justice-league-dark": 10 / 23, "hero-dice-batman": 1 / 7}
+#: Injustice to 17/28 with Flying Ground Slam's condition template; to 20/28 and Justice
+#: League Dark to 11/23 with the zones' printed names ('printed zone discard as "discard
+#: pile"') and one possessive for a list of zones ("your hand or discard pile").
+FLOORS = {"injustice": 20 / 28, "justice-league-dark": 11 / 23, "hero-dice-batman": 1 / 7}
 #: Cards whose rendered text matches the printed text: they must keep matching.
 MATCHING = {
     # Injustice
     "Light Punch", "Heavy Punch", "Defend", "Flying Kick", "Injustice Black Canary", "Grapnel Launcher",
     "Injustice Raven", "Somersault", "Injustice Martian Manhunter", "Sword and Shield", "Cyborg (Earth-1)",
     "Heat Vision", "Injustice Killer Frost", "Running Man Stance", "Injustice The Atom", "Injustice Parasite",
-    "Flying Ground Slam",
+    "Flying Ground Slam", "Injustice Nightwing", "Green Lantern Power Ring", "The Dark Knight",
     # Justice League Dark
     "Billy Batson, Chosen", "Floronic Man, Woodrue", "Magical Shield", "Zatanna Zatara", "Mystic Ritual",
     "Sealed Defense", "Raeppasid", "Houdini Key", "New Avatar of the Green", "Black Adam, Corrupted",
+    "Nergal",
     # Hero Dice – Batman
     "Batarang",
 }
@@ -51,9 +54,6 @@ MATCHING = {
 # | card                          | why the rendered text differs from the quote                              |
 # |-------------------------------|---------------------------------------------------------------------------|
 # | Injustice                     |                                                                           |
-# | Injustice Nightwing           | "discard pile": the zone is named `discard`, and a zone name has no       |
-# | Green Lantern Power Ring      | printed form (`printed NAME as` names ability labels only: the lowering   |
-# | The Dark Knight               | rejects any other name). Nothing else differs.                            |
 # | Weakness                      | "Return this card to its stack if destroyed." is reminder text for its    |
 # |                               | home stack; a home prints nothing (Flying Kick has one and no such text). |
 # |                               | "... damage and return ...": see Batarangs.                               |
@@ -62,11 +62,11 @@ MATCHING = {
 # |                               | Take control ..." on Houdini Key); a script cannot say which.             |
 # | Injustice The Joker           | "(This card starts on top of the Nemesis stack.)" is setup reminder text  |
 # |                               | (its Ongoing reads through `printed counter damage-bonus as ...`).        |
-# | Aquaman (Earth-1)             | "and" (see Batarangs); "discard pile"; the Attack is scripted as it       |
+# | Aquaman (Earth-1)             | "and" (see Batarangs); the Attack is scripted as it                       |
 # |                               | resolves (a choice, then damage), printed "destroys it unless they take   |
 # |                               | damage equal to its cost" (an effect wrapping it would call Injustice's    |
 # |                               | damage, which a mix into Justice League Dark cannot take).                |
-# | Injustice Lex Luthor          | "discard pile"; "3 Equipment" reads "3 Equipment cards".                  |
+# | Injustice Lex Luthor          | "3 Equipment" reads "3 Equipment cards".                                  |
 # | Injustice Hawkgirl            | "When you gain a card, if it has Attack, ...": a trigger on "gain" with a  |
 # |                               | condition, printed "You may put Attack cards you gain ..." (its second    |
 # |                               | ability reads as printed, through `printed event`).                       |
@@ -83,15 +83,14 @@ MATCHING = {
 # | Enchantress, Dzamor           | "Transform:" printed inside the Defense, before "If you do": this         |
 # |                               | Transform is not optional, so it is `transform this` after the Seal, not  |
 # |                               | the `transform: COST` keyword.                                            |
-# | Incantation                   | "discard pile"; "1 Vulnerability" (a named count reads as a number); the  |
+# | Incantation                   | "1 Vulnerability" (a named count reads as a number); the                  |
 # |                               | second option, "or Houdini Key" (`also transforms`), is not in the        |
 # |                               | Transform template.                                                       |
-# | Nergal                        | "discard pile".                                                           |
-# | Mordru                        | "discard pile"; "(without its condition)" and "the Transformed card goes  |
+# | Mordru                        | "(without its condition)" and "the Transformed card goes                  |
 # |                               | to your discard pile" are reminder text.                                  |
 # | Shazam! Champion of Magic     | "Revert: If there are no Super Powers in your discard pile → ...": a      |
 # |                               | condition has no printed template ("If the number of Super Power cards in |
-# |                               | your discard is 0, revert this card").                                    |
+# |                               | your discard pile is 0, revert this card").                               |
 # | Hero Dice – Batman            |                                                                           |
 # | Gray Die, Batmobile Marker,   | components: the quote is the rulebook's component list ("7 dice: 3x gray, |
 # | Target Marker, Damage Marker, | 4x black", "5 Team markers", ...); they have no abilities.                |
@@ -229,7 +228,7 @@ RULES = [
     ("play: volley: they gain a spark", "Volley: Each foe gains a Spark."),
     ("play: surge 2: draw a card; discard a card", "Surge (2): Draw a card, then discard a card."),
     ("play: you may destroy a card from your hand", "You may destroy a card in your hand."),
-    ("play: destroy a card from your hand and your discard", "Destroy a card in your hand or your discard."),
+    ("play: destroy a card from your hand and your discard", "Destroy a card in your hand or discard."),
     ("play: choose the top card of your deck: move it to your hand",
      "Move the top card of your deck to your hand."),
     ("play: you may choose a hero from the market: destroy it", "You may destroy a Hero in the Market."),

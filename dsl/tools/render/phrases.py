@@ -193,7 +193,13 @@ class Phrases:
             joiner = " or " if one else " and "  # one card: from one place or another
             where = "from " if moving else "in "
             if moving or not any(self.controlled(z) for z in sel.zones):
-                return where + joiner.join(self.zone(z, ctx) for z in sel.zones)
+                zones = [self.zone(z, ctx) for z in sel.zones]
+                owner = sel.zones[0].owner
+                if len(zones) > 1 and owner in ("you", "them") and all(z.owner == owner for z in sel.zones):
+                    # one possessive for the list, as cards print it: "your hand or discard pile"
+                    mine = "your " if owner == "you" else "their "
+                    zones = [zones[0]] + [z.removeprefix(mine) for z in zones[1:]]
+                return where + joiner.join(zones)
             # your play zone reads "you control": 'you control and in your discard'
             return joiner.join("you control" if self.controlled(z) else where + self.zone(z, ctx) for z in sel.zones)
         if sel.in_param:
