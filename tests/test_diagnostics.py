@@ -211,6 +211,21 @@ def test_reference_doc_is_generated_from_the_compiler_tables():
         "run: python -m cardscript.dsl.tools.reference"
 
 
+def test_words_quoted_in_grammar_comments_are_not_reserved():
+    """The reserved words are the grammar's literals, not the words its comments quote
+    ('"go first"', '"up to"' were listed as reserved words before)."""
+    from cardscript.dsl.front.cache import grammar_code
+    from cardscript.dsl.lsp.features import grammar_keywords
+
+    code = grammar_code('a: "x" "y" // quoted "go first" here\n// "up to"\nb: "//" "z"  // "w"\n')
+    assert code == 'a: "x" "y" \n\nb: "//" "z"  \n'
+    text = Path("docs/reference.md").read_text(encoding="utf-8").split("Reserved words", 1)[1]
+    reference = text.split("\n\n")[1]  # the list of reserved words, one paragraph
+    for comment_only in ("go first", "up to", "are considered to happen between turns"):
+        assert f"`{comment_only}`" not in reference and comment_only not in grammar_keywords()
+    assert "`zone`" in reference and "zone" in grammar_keywords()
+
+
 @pytest.mark.parametrize("typo", ["copeis", "copis"])
 def test_a_misspelt_copies_suggests_copies(tmp_path, typo) -> None:
     """'copies' is a word of the card line, not a declared attribute: a typo of it must

@@ -19,6 +19,7 @@ import contextlib
 import functools
 import hashlib
 import os
+import re
 import secrets
 import stat
 import time
@@ -135,6 +136,18 @@ def grammar_source() -> str:
     """The grammar's text, as :func:`cardscript.dsl.front.parse.grammar_text` reads it (read
     here so that computing a key does not import the parser and Lark)."""
     return resources.files("cardscript.grammar").joinpath("cardscript.lark").read_text(encoding="utf-8")
+
+
+#: a comment of the grammar: '//' to the end of the line, outside a quoted literal
+_GRAMMAR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*')
+
+
+def grammar_code(text: str | None = None) -> str:
+    """The grammar's text (``text``, else :func:`grammar_source`) without its ``//``
+    comments, for whoever lists its literals: a word quoted in a comment ('"discard
+    pile"') is no keyword."""
+    return _GRAMMAR_COMMENT.sub(lambda m: m.group(0) if m.group(0).startswith('"') else "",
+                                grammar_source() if text is None else text)
 
 
 def _key(name: str, text: str) -> str:

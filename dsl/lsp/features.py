@@ -50,10 +50,10 @@ class Target:
 @functools.lru_cache(maxsize=1)
 def grammar_keywords() -> tuple[str, ...]:
     """The words the grammar reserves (its quoted literals), sorted."""
-    from cardscript.dsl.front.cache import grammar_source
+    from cardscript.dsl.front.cache import grammar_code
 
     words = set()
-    for lit in re.findall(r'"([^"\\]+)"', grammar_source()):
+    for lit in re.findall(r'"([^"\\]+)"', grammar_code()):
         if _WORD.fullmatch(lit) and lit.islower():
             words.add(lit)
     return tuple(sorted(words))

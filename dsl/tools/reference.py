@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from cardscript.dsl.diagnostics import CODES
+from cardscript.dsl.front.cache import grammar_code
 from cardscript.dsl.front.check import BUILTINS, RANK, SLOT_KINDS
 from cardscript.dsl.front.parse import grammar_text
 from cardscript.runtime import effects as E
@@ -39,7 +40,7 @@ def _classes() -> list[type]:
 
 
 def _keywords() -> list[str]:
-    words = set(re.findall(r'"([a-z][a-z\' -]*)"', grammar_text()))
+    words = set(re.findall(r'"([a-z][a-z\' -]*)"', grammar_code(grammar_text())))
     return sorted(w for w in words if w.strip())
 
 
