@@ -80,6 +80,25 @@ def test_simulate_json_summary():
     assert abs(sum(s["wins_per_seat"].values()) - 4) < 1e-6
 
 
+def test_simulate_gives_each_rate_its_95_percent_wilson_interval():
+    """A win rate without its interval misleads: 40 random-bot games of Injustice give P2
+    66 % [50.8, 78.9], 400 give 50.9 % [46.0, 55.7]. The summary's interval is Wilson's of
+    the shares won, the table's the same in percent."""
+    from cardscript.dsl.sim.stats import wilson
+
+    r = run("simulate", "injustice", "--games", "5", "--seed", "1", "--json", "-j", "1")
+    s = json.loads(r.output)
+    for seat, wins in s["wins_per_seat"].items():
+        low, high = s["win_rate_95_per_seat"][seat]
+        assert low <= wins / 5 <= high and (low, high) == tuple(round(x, 4) for x in wilson(wins, 5))
+    coop = json.loads(run("simulate", "hero-dice-batman", "--games", "4", "--players", "1", "--json", "-j", "1").output)
+    assert set(coop["outcome_rate_95"]) == set(coop["outcomes"]) != set()
+    assert all(0 <= lo <= n / 4 <= hi <= 1 for k, n in coop["outcomes"].items() for lo, hi in [coop["outcome_rate_95"][k]])
+    table = run("simulate", "injustice", "--games", "5", "--seed", "1", "-j", "1").output
+    low, high = s["win_rate_95_per_seat"]["P1"]
+    assert "95 % (Wilson)" in table and f"[{100 * low:.1f}, {100 * high:.1f}]" in table
+
+
 def test_simulate_table():
     r = run("simulate", "injustice", "--games", "2", "--bots", "heuristic,random")  # the table, not the bot
     assert r.exit_code == 0 and "end reasons" in r.output and "wins per bot" in r.output

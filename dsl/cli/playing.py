@@ -274,8 +274,10 @@ def _wins_tables(console: Any, d: Any, games: int, n: int, names: list[str], win
     t.add_column("bot")
     t.add_column("wins", justify="right")
     t.add_column("win %", justify="right")
+    t.add_column("95 % (Wilson)", justify="right")
     for p in range(n):
-        t.add_row(f"P{p + 1}", names[p], f"{wins_seat[p]:g}", f"{100 * wins_seat[p] / games:.1f}")
+        t.add_row(f"P{p + 1}", names[p], f"{wins_seat[p]:g}", f"{100 * wins_seat[p] / games:.1f}",
+                  _percent_interval(wins_seat[p], games))
     console.print(t)
     if len(set(names)) > 1:
         tb = Table(title="wins per bot")
@@ -307,9 +309,19 @@ def _games_tables(console: Any, d: Any, games: int, summary: dict[str, Any], rea
         o.add_column("outcome")
         o.add_column("games", justify="right")
         o.add_column("%", justify="right")
+        o.add_column("95 % (Wilson)", justify="right")
         for text in [t for t, _ in d.outcomes if t in outcomes]:
-            o.add_row(cell(text), str(outcomes[text]), f"{100 * outcomes[text] / games:.1f}")
+            o.add_row(cell(text), str(outcomes[text]), f"{100 * outcomes[text] / games:.1f}",
+                      _percent_interval(outcomes[text], games))
         console.print(o)
+
+
+def _percent_interval(count: float, games: int) -> str:
+    """A rate's 95 % Wilson interval in percent, as ``analyze`` prints it: '[21.9, 51.0]'."""
+    from cardscript.dsl.sim.summary import interval
+
+    low, high = interval(count, games)
+    return f"[{100 * low:.1f}, {100 * high:.1f}]"
 
 
 # ---------------------------------------------------------------- test

@@ -55,10 +55,23 @@ class Tally:
             "seconds": round(seconds, 3),
             "games_per_second": round(games / seconds, 1) if seconds > 0 else 0.0,
             "wins_per_seat": {f"P{p + 1}": float(round(self.wins_seat[p], 2)) for p in range(n)},
+            # each seat's win rate as a 95 % Wilson interval: what chance leaves open (docs/cli.md)
+            "win_rate_95_per_seat": {f"P{p + 1}": interval(self.wins_seat[p], games) for p in range(n)},
             "wins_per_bot": {b: float(round(self.wins_bot[b], 2)) for b in sorted(set(bots))},
             "turns_mean": round(sum(self.turns) / games, 2) if games else 0, "turns_max": max(self.turns, default=0),
             "decisions_per_game": round(sum(self.decisions) / games, 1) if games else 0,
             "end_reasons": dict(sorted(self.reasons.items())),
             "outcomes": dict(sorted(self.outcomes.items())),
+            "outcome_rate_95": {k: interval(v, games) for k, v in sorted(self.outcomes.items())},
             "failed": self.failed,
         }
+
+
+def interval(count: float, games: int) -> list[float]:
+    """The 95 % Wilson interval of ``count`` out of ``games`` (a win shared by k seats
+    counts 1/k), as ``[low, high]`` proportions rounded to 4 places; ``[0.0, 1.0]`` for
+    no game. See :func:`cardscript.dsl.sim.stats.wilson`."""
+    from cardscript.dsl.sim.stats import wilson
+
+    low, high = wilson(min(count, games), games)
+    return [round(low, 4), round(high, 4)]
