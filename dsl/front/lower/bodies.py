@@ -60,7 +60,7 @@ class BodyLowerer(NameLowerer):
         return E.ZoneRef(z.owner, idx, players)
 
     def cards(self, sel: A.CardSel, params: dict[str, str], purpose: str = "") -> E.Cards:
-        if sel.kind in ("this", "it"):
+        if sel.kind in ("this", "it") and not sel.filters:
             return E.Cards(sel.kind, purpose=purpose)
         count = self.expr(sel.count, params) if sel.count is not None else None
         zones = tuple(self.zone_ref(z, params) for z in sel.zones)
@@ -82,6 +82,9 @@ class BodyLowerer(NameLowerer):
             elif f.kind == "other_name" and f.card is not None:
                 filters.append(("other_name", self.cards(f.card, params)))
             elif f.kind == "prefer":
+                if sel.kind != "pick":  # 'count it prefer ...': nothing is chosen
+                    self.err("CS204", "'prefer' ranks the cards a choice offers: a count of one card chooses "
+                             "nothing", f.span, "test the card with 'where CONDITION', 'with TYPE' or 'without TYPE'")
                 prefer = (1 if f.words[0] == "highest" else -1, self.expr(f.cond, params))
             else:
                 filters.append(("where", self.cond(f.cond, params)))

@@ -227,6 +227,10 @@ class Phrases:
             bound = {"<=": " or less", ">=": " or more", "==": ""}.get(cond.op)
             if bound is not None:
                 return f"with {cond.left.attr} {cond.right.value}{bound}"
+        span = _between(cond)
+        if span is not None:  # 'cost of it >= 2 and cost of it <= 3': "with cost 2 or 3"
+            attr, low, high = span
+            return f"with {attr} {low} or {high}" if high == low + 1 else f"with {attr} {low} to {high}"
         return f"where {self.cond(cond, Ctx(ctx.them))}"
 
     def each_of(self, sel: A.CardSel, ctx: Ctx, moving: bool) -> str:
@@ -241,8 +245,24 @@ class Phrases:
         return " ".join(filter(None, [self.noun(sel, False), pre, self.place(sel, ctx, False), post]))
 
     # ------------------------------------------------------------ expressions and conditions
+    def single_test(self, sel: A.CardSel, ctx: Ctx) -> str:
+        """The filters of a one-card count ('count it where cost of it >= 1', 'count this
+        where ...') as a condition: "its cost is 1 or more", "it is a Hero"."""
+        who = self.cards(A.CardSel(sel.span, sel.kind, sel.quantity, sel.count, zones=sel.zones), ctx, False)
+        parts = []
+        for f in sel.filters:
+            if f.kind in ("has", "has_not"):
+                names = " or ".join(article(self.names.get(w, title(w))) for w in f.words)
+                parts.append(f"{who} is {'not ' if f.kind == 'has_not' else ''}{names}")
+            elif f.kind == "where":
+                parts.append(self.cond(f.cond, Ctx(ctx.them)))  # 'it' there is the card: "its cost"
+        return " and ".join(parts)
+
     def amount(self, e: Any, ctx: Ctx) -> tuple[str, str]:
-        """An amount and what follows the noun: (count X) -> ('1', ' for each X')."""
+        """An amount and what follows the noun: (count X) -> ('1', ' for each X'); a one-card
+        count (count it where ...) -> ('1', ' if ITS TEST')."""
+        if isinstance(e, A.Count) and is_single(e.cards):
+            return "1", f" if {self.single_test(e.cards, ctx)}"
         if isinstance(e, A.Count):
             return "1", f" for each {self.singular(e.cards, ctx)}"
         if isinstance(e, A.CountTypes):
@@ -257,6 +277,8 @@ class Phrases:
             return str(e.value)
         if isinstance(e, A.Param):
             return e.name
+        if isinstance(e, A.Count) and is_single(e.cards):
+            return f"1 if {self.single_test(e.cards, ctx)}, otherwise 0"
         if isinstance(e, A.Count):
             return f"the number of {re.sub(r'^all ', '', self.cards(e.cards, ctx, False))}"
         if isinstance(e, A.CountPlayers):
@@ -389,3 +411,26 @@ def _parity(c: A.Compare) -> str:
 
 def _is_one(e: Any) -> bool:
     return isinstance(e, A.Num) and e.value == 1
+
+
+def is_single(sel: A.CardSel) -> bool:
+    """A one-card selector with filters: 'count it where ...', 'count the top card of ZONE with
+    hero' (1 when the card passes them, 0 when not)."""
+    return sel.kind in ("it", "this", "top", "bottom") and bool(sel.filters)
+
+
+def _between(cond: Any) -> tuple[str, int, int] | None:
+    """(attribute, low, high) for 'ATTR of it >= LOW and ATTR of it <= HIGH' (either order)."""
+    if not isinstance(cond, A.BoolOp) or cond.op != "and" or len(cond.args) != 2:
+        return None
+    bounds: dict[str, int] = {}
+    attrs = set()
+    for c in cond.args:
+        if not (isinstance(c, A.Compare) and isinstance(c.left, A.AttrOf) and c.left.card.kind == "it"
+                and c.left.player is None and isinstance(c.right, A.Num) and c.op in (">=", "<=")):
+            return None
+        attrs.add(c.left.attr)
+        bounds[c.op] = c.right.value
+    if len(attrs) != 1 or len(bounds) != 2 or bounds[">="] > bounds["<="]:
+        return None
+    return attrs.pop(), bounds[">="], bounds["<="]
