@@ -1,4 +1,4 @@
-"""Two primitives found writing examples/dc-classic-fan: a one-card count with filters
+"""Primitives found writing examples/dc-classic-fan: a one-card count with filters
 ('count it where COND', 'count this ...', 'count the top card of ZONE ...': 1 or 0) and the
 static trigger 'the first time you VERB a TYPE [where COND] during each of your turns'
 (DC Locations). The scenarios tests/scenarios/language/a-condition-on-the-candidate-card-
@@ -70,3 +70,9 @@ def test_prefer_on_a_one_card_count_is_a_diagnostic(tmp_path: Path) -> None:
     errors = _compile_errors(tmp_path, 'card "Bad": hero\n  play: draw (count it prefer highest cost of it)\n')
     assert [(d.code, d.span.line) for d in errors] == [("CS204", 2)]
     assert "a count of one card chooses nothing" in errors[0].message
+
+
+def test_this_card_is_said_of_cards_not_players(tmp_path: Path) -> None:
+    errors = _compile_errors(tmp_path, 'card "Bad": hero\n  play: if you are not this card: draw a card\n')
+    assert [(d.code, d.span.line) for d in errors] == [("CS204", 2)]
+    assert errors[0].message == "a player is not 'is (not) this card': that is said of cards"

@@ -171,8 +171,9 @@ class BodyLowerer(NameLowerer):
             return E.And(args) if c.op == "and" else E.Or(args) if c.op == "or" else E.Not(args[0])
         if isinstance(c, A.Is):
             if isinstance(c.subject, A.PlayerSel):
-                if c.pred in ("face down", "face up", "yours", "not yours", "showing"):
-                    self.err("CS204", f"a player is not '{c.pred}': that is said of cards", c.span)
+                if c.pred in ("face down", "face up", "yours", "not yours", "showing", "this", "not this"):
+                    what = "is (not) this card" if c.pred in ("this", "not this") else c.pred
+                    self.err("CS204", f"a player is not '{what}': that is said of cards", c.span)
                     return E.Did(False)
                 test: E.Node = E.PlayerMarked(self.players(c.subject, params), c.mark, c.this_turn)
             elif c.pred in ("face down", "face up"):
@@ -182,6 +183,9 @@ class BodyLowerer(NameLowerer):
             elif c.pred in ("yours", "not yours"):
                 test = E.Owned(self.cards(c.subject, params))
                 return E.Not(test) if c.pred == "not yours" else test
+            elif c.pred in ("this", "not this"):
+                test = E.IsThis(self.cards(c.subject, params))
+                return E.Not(test) if c.pred == "not this" else test
             else:
                 test = E.CardMarked(self.cards(c.subject, params), c.mark, c.this_turn)
             return E.Not(test) if c.pred == "not marked" else test

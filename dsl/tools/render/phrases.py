@@ -227,6 +227,9 @@ class Phrases:
             bound = {"<=": " or less", ">=": " or more", "==": ""}.get(cond.op)
             if bound is not None:
                 return f"with {cond.left.attr} {cond.right.value}{bound}"
+        if isinstance(cond, A.Is) and cond.pred == "not this" and isinstance(cond.subject, A.CardSel) \
+                and cond.subject.kind == "it":
+            return "other than this card"
         span = _between(cond)
         if span is not None:  # 'cost of it >= 2 and cost of it <= 3': "with cost 2 or 3"
             attr, low, high = span
@@ -347,7 +350,8 @@ class Phrases:
         who = "they" if who == "them" else who
         turn = " this turn" if c.this_turn else ""
         pred = {"marked": f"marked {quoted(c.mark)}{turn}", "not marked": f"not marked {quoted(c.mark)}{turn}",
-                "showing": f"showing {quoted(c.mark)}"}.get(c.pred, c.pred)
+                "showing": f"showing {quoted(c.mark)}", "this": "this card",
+                "not this": "not this card"}.get(c.pred, c.pred)
         return f"{who} {verb} {pred}"
 
     def c_anymarked(self, c: A.AnyMarked, ctx: Ctx) -> str:
