@@ -273,6 +273,7 @@ RULES = [
     ("play: +(count the top card of your deck with gadget) power", "+1 Power if the top card of your deck is a Gadget."),
     ("play: +(count all cards you played this turn with gadget where it is not this card) power",
      "+1 Power for each Gadget you played this turn other than this card."),
+    ("play: for each foe: the player to their left gains a spark", "For each foe: The player on their left gains a Spark."),
 ]
 
 

@@ -91,7 +91,8 @@ class ZoneParam(Node):
 
 # ====================================================================== players
 class Players(Node):
-    """kind: you | them | target foe | each foe | each player | left | right | param | foe in.
+    """kind: you | them | target foe | each foe | each player | left | right | their left |
+    their right | param | foe in.
     filters: (mark, this_turn, negate) triples."""
 
     __slots__ = ("filters", "kind", "param")
@@ -127,6 +128,9 @@ class Players(Node):
             out = [(ctx.you + 1) % g.n]
         elif k == "right":
             out = [(ctx.you - 1) % g.n]
+        elif k in ("their left", "their right"):  # the bound player's neighbour (you when none is bound)
+            them = ctx.them if ctx.them is not None else ctx.you
+            out = [(them + (1 if k == "their left" else -1)) % g.n]
         else:  # param / foe in
             out = list(ctx.vars[self.param])
         for mark, this_turn, negate in self.filters:

@@ -31,6 +31,9 @@ class SelectorBuilder(BuilderBase):
     def p_side(self, meta, c):
         return A.PlayerSel(self._sp(meta), c[0])
 
+    def p_their_side(self, meta, c):
+        return A.PlayerSel(self._sp(meta), f"their {c[0]}")
+
     def p_foe_in(self, meta, c):
         return A.PlayerSel(self._sp(meta), "foe in", str(c[0]), tuple(c[1:]))
 

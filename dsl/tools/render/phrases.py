@@ -97,6 +97,7 @@ class Phrases:
             return phrase(False) if phrase else "them"
         base = {"you": "you", "target foe": "target foe", "each foe": "each foe", "each player": "each player",
                 "left": "the foe to your left", "right": "the foe to your right", "param": sel.param,
+                "their left": "the player on their left", "their right": "the player on their right",
                 "foe in": f"each foe in {sel.param}"}.get(sel.kind, sel.kind)
         marks = [f"{'not ' if f.negate else ''}marked {quoted(f.mark)}{' this turn' if f.this_turn else ''}"
                  for f in sel.filters]
