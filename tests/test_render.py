@@ -274,6 +274,10 @@ RULES = [
     ("play: +(count all cards you played this turn with gadget where it is not this card) power",
      "+1 Power for each Gadget you played this turn other than this card."),
     ("play: for each foe: the player to their left gains a spark", "For each foe: The player on their left gains a Spark."),
+    ("play: if count all cards you played this turn with gadget >= 1: draw a card",
+     "If you played a Gadget this turn, draw a card."),
+    ("play:\n    choose the top card of your deck:\n      reveal it\n      if it has hero: +2 power",
+     "Reveal the top card of your deck. If it is a Hero, +2 Power."),
 ]
 
 

@@ -338,6 +338,12 @@ class Phrases:
         parity = _parity(c)
         if parity:
             return f"{self.expr(c.left.left, ctx)} is {parity}"  # type: ignore[union-attr]
+        some = _some(c)
+        if some is not None:  # 'count X >= 1': "you played a Super Power this turn", "there is ..."
+            sel, yes = some
+            noun = self.noun(sel, False)
+            if sel.played and all(f.kind == "has" for f in sel.filters) and not sel.name:
+                return f"you played {article(noun) if yes else 'no ' + noun} this turn"
         left, right = self.expr(c.left, ctx), self.expr(c.right, ctx)
         if isinstance(c.right, A.Num) and c.op in (">=", "<="):
             return f"{left} is {right} or {'more' if c.op == '>=' else 'less'}"
@@ -374,7 +380,12 @@ class Phrases:
         return f"{self.zone(c.zone, ctx)} is empty"
 
     def c_has(self, c: A.Has, ctx: Ctx) -> str:
-        return f"{self.cards(c.card, ctx, False)} has {self.names.get(c.words, title(c.words))}"
+        """"it is a Hero" for a card type (the DC sets' "If it's a Hero"), "it has Attack" for
+        a keyword or an ability label."""
+        name = self.names.get(c.words, title(c.words))
+        if c.words in self.sym.types:
+            return f"{self.cards(c.card, ctx, False)} is {article(name)}"
+        return f"{self.cards(c.card, ctx, False)} has {name}"
 
     def c_camefrom(self, c: A.CameFrom, ctx: Ctx) -> str:
         return f"{self.cards(c.cards, ctx, False)} came from {self.zone(c.zone, ctx)}"
@@ -439,3 +450,16 @@ def _between(cond: Any) -> tuple[str, int, int] | None:
     if len(attrs) != 1 or len(bounds) != 2 or bounds[">="] > bounds["<="]:
         return None
     return attrs.pop(), bounds[">="], bounds["<="]
+
+
+def _some(c: A.Compare) -> tuple[A.CardSel, bool] | None:
+    """(the cards, whether some are wanted) for 'count CARDS >= 1' / '> 0' (True) and
+    'count CARDS == 0' / '< 1' (False), or None for another comparison."""
+    if not (isinstance(c.left, A.Count) and isinstance(c.right, A.Num)) or c.left.cards.kind != "pick":
+        return None
+    n = c.right.value
+    if (c.op, n) in ((">=", 1), (">", 0)):
+        return c.left.cards, True
+    if (c.op, n) in (("==", 0), ("<", 1)):
+        return c.left.cards, False
+    return None
