@@ -76,3 +76,11 @@ def test_this_card_is_said_of_cards_not_players(tmp_path: Path) -> None:
     errors = _compile_errors(tmp_path, 'card "Bad": hero\n  play: if you are not this card: draw a card\n')
     assert [(d.code, d.span.line) for d in errors] == [("CS204", 2)]
     assert errors[0].message == "a player is not 'is (not) this card': that is said of cards"
+
+
+def test_the_first_time_outside_a_passive_ability_is_a_diagnostic(tmp_path: Path) -> None:
+    text = 'card "Bad": hero\n  play: the first time you play a villain each turn: draw a card\n'
+    errors = _compile_errors(tmp_path, text)
+    assert [(d.code, d.span.line, d.span.column) for d in errors] == [("CS204", 2, 9)]
+    assert errors[0].message.startswith("'the first time you ...' inside an ability is a static rule")
+    assert errors[0].hint == 'a trigger of the card itself is a line of its own: when "play" first time each turn: ...'

@@ -252,9 +252,11 @@ class BodyLowerer(NameLowerer):
         if isinstance(s, A.AttrModifier):
             return self.attr_modifier(s, params)
         if isinstance(s, A.StaticWhen):  # cards2 area: lowered by .statics, in a passive ability only
-            self.err("CS204", "'when you ...' inside an ability is a static rule: it holds only in a passive "
-                     "ability ('ongoing:' with 'passive ongoing in played')", s.span,
-                     "a trigger of the card itself is a line of its own: when \"play\": ...")
+            head, hint = ("'the first time you ...'", "a trigger of the card itself is a line of its own: "
+                          "when \"play\" first time each turn: ...") if s.once else \
+                ("'when you ...'", "a trigger of the card itself is a line of its own: when \"play\": ...")
+            self.err("CS204", f"{head} inside an ability is a static rule: it holds only in a passive "
+                     "ability ('ongoing:' with 'passive ongoing in played')", s.span, hint)
             return E.Nothing()
         if isinstance(s, A.If):
             other = self.body(s.otherwise, params) if s.otherwise is not None else None
