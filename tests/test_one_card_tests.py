@@ -84,3 +84,12 @@ def test_the_first_time_outside_a_passive_ability_is_a_diagnostic(tmp_path: Path
     assert [(d.code, d.span.line, d.span.column) for d in errors] == [("CS204", 2, 9)]
     assert errors[0].message.startswith("'the first time you ...' inside an ability is a static rule")
     assert errors[0].hint == 'a trigger of the card itself is a line of its own: when "play" first time each turn: ...'
+
+
+def test_a_card_triggers_first_time_on_a_static_rule_gets_a_hint(tmp_path: Path) -> None:
+    text = 'card "Bad": location\n  ongoing: when you play a villain first time each turn: draw a card\n'
+    errors = _compile_errors(tmp_path, text)
+    assert [(d.code, d.span.line, d.span.column) for d in errors] == [("CS101", 2, 47)]
+    assert errors[0].message == "unexpected 'each'"
+    assert errors[0].hint == ("once a turn, a static rule reads 'the first time you VERB a TYPE each turn: ...' "
+                              "(or '... during each of your turns: ...')")
