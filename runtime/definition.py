@@ -65,6 +65,7 @@ class TriggerDef:
     of_this_card: bool = False  # fires for the card the event is about, wherever it is
     kind: tuple[str, ...] = ()  # fires only when the event's card has one of these words (none: any)
     enters: int = -1  # 'when a card enters ZONE': the zone's index (the event is named 'enters "ZONE"')
+    where: Any = None  # a condition on the event's card ('it'), tested before 'first time each turn'
 
 
 @dataclass(frozen=True)

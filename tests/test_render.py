@@ -264,6 +264,19 @@ RULES = [
     ("ward: draw a card; discard a card", "Ward: Reveal this card. If you do, draw a card and discard a card."),
     ("ward: draw a card; you may discard a card",
      "Ward: Reveal this card. If you do, draw a card, then you may discard a card."),
+    # examples/dc-classic-fan: the printed words of the older DC sets
+    ("play: put a card from your hand under your deck", "Put a card from your hand on the bottom of your deck."),
+    ("play: repeat (count all cards you control with gadget): draw a card", "Draw a card for each Gadget you control."),
+    ("play: choose a card from the market where cost of it >= 2 and cost of it <= 3: destroy it",
+     "Destroy a card with cost 2 or 3 in the Market."),
+    ("play: +(count the top card of your deck with gadget) power", "+1 Power if the top card of your deck is a Gadget."),
+    ("play: +(count all cards you played this turn with gadget where it is not this card) power",
+     "+1 Power for each Gadget you played this turn other than this card."),
+    ("play: for each foe: the player to their left gains a spark", "For each foe: The player on their left gains a Spark."),
+    ("play: if count all cards you played this turn with gadget >= 1: draw a card",
+     "If you played a Gadget this turn, draw a card."),
+    ("play:\n    choose the top card of your deck:\n      reveal it\n      if it has hero: +2 power",
+     "Reveal the top card of your deck. If it is a Hero, +2 Power."),
 ]
 
 

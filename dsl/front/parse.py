@@ -194,6 +194,9 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):
         msg = f"unexpected {_describe(tok)}"
         if _python_like(text, line):
             hint = "scripts are data: Python code is not part of the language"
+        elif _static_first_time(text, line):
+            hint = "once a turn, a static rule reads 'the first time you VERB a TYPE each turn: ...' " \
+                   "(or '... during each of your turns: ...')"
         elif "':'" in expected:
             hint = "did you forget ':' before the statements?"
         return error("CS101", msg, Span(filename, line, col, line, col + width), hint, expected)
@@ -210,6 +213,14 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):
     if isinstance(exc, UnexpectedEOF):
         return error("CS102", "the file ends too early", Span(filename, line, col), "", _expected(set(exc.expected)))
     return error("CS101", str(exc).splitlines()[0], Span(filename, line, col))
+
+
+def _static_first_time(text: str, line: int) -> bool:
+    """'when you play a villain first time each turn:': the static rule with the words of a
+    card trigger ('when "play" first time each turn'), which the grammar does not take."""
+    lines = text.splitlines()
+    here = lines[line - 1] if 0 < line <= len(lines) else ""
+    return re.search(r"\bwhen you [a-z]+\b.*\bfirst time each turn\b", here) is not None
 
 
 def _negative_number(text: str, tok: Token, expected: tuple[str, ...]) -> str:

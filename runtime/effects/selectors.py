@@ -91,7 +91,8 @@ class ZoneParam(Node):
 
 # ====================================================================== players
 class Players(Node):
-    """kind: you | them | target foe | each foe | each player | left | right | param | foe in.
+    """kind: you | them | target foe | each foe | each player | left | right | their left |
+    their right | param | foe in.
     filters: (mark, this_turn, negate) triples."""
 
     __slots__ = ("filters", "kind", "param")
@@ -127,6 +128,9 @@ class Players(Node):
             out = [(ctx.you + 1) % g.n]
         elif k == "right":
             out = [(ctx.you - 1) % g.n]
+        elif k in ("their left", "their right"):  # the bound player's neighbour (you when none is bound)
+            them = ctx.them if ctx.them is not None else ctx.you
+            out = [(them + (1 if k == "their left" else -1)) % g.n]
         else:  # param / foe in
             out = list(ctx.vars[self.param])
         for mark, this_turn, negate in self.filters:
@@ -206,6 +210,8 @@ class Cards(Node):
     def __new__(cls, kind: str, quantity: str = "", *args: Any, **kw: Any) -> Cards:
         if cls is not Cards:
             return object.__new__(cls)
+        if kind in ("it", "this", "top") and len(args) > 4 and args[4]:  # 'count it where ...': filtered
+            return object.__new__(Cards)
         if kind == "it":
             return object.__new__(_CardsIt)
         if kind == "this":
@@ -336,21 +342,10 @@ class Cards(Node):
 
     def cards(self, g: Game, ctx: Ctx) -> list[int]:
         k = self.kind
-        if k == "it":
-            return [ctx.it] if ctx.it is not None else []
-        if k == "this":
-            return [ctx.this] if ctx.this is not None else []
-        if k in ("top", "bottom"):
-            n = self.count.evaluate(g, ctx)
-            out: list[int] = []
-            if n <= 0:  # 'the top 0 cards' are none (cards[-0:] would be all of them)
-                return out
-            for zr in self.zones:
-                for s in zr.slots(g, ctx):
-                    g.ensure(s, n, k == "bottom")
-                    cards = g.slots[s]
-                    out.extend(reversed(cards[-n:]) if k == "top" else cards[:n])
-            return out
+        if k in ("it", "this", "top", "bottom"):
+            out = self._single(g, ctx)
+            # 'count it where COND', 'count the top card of your deck with hero': the cards, tested
+            return self._filter(g, ctx, out) if self.filters else out
         pool = self.candidates(g, ctx)
         q = self.quantity
         if q in ("all", "each", ""):
@@ -370,6 +365,25 @@ class Cards(Node):
             return []
         low = 1 if q == "one" else 0
         return choose_cards(g, ctx.you, pool, low, high, self.purpose, self.prefer, ctx)
+
+
+    def _single(self, g: Game, ctx: Ctx) -> list[int]:
+        """The cards of 'it', 'this', 'the top/bottom N cards of ZONE', before any filter."""
+        k = self.kind
+        if k == "it":
+            return [ctx.it] if ctx.it is not None else []
+        if k == "this":
+            return [ctx.this] if ctx.this is not None else []
+        n = self.count.evaluate(g, ctx)
+        out: list[int] = []
+        if n <= 0:  # 'the top 0 cards' are none (cards[-0:] would be all of them)
+            return out
+        for zr in self.zones:
+            for s in zr.slots(g, ctx):
+                g.ensure(s, n, k == "bottom")
+                cards = g.slots[s]
+                out.extend(reversed(cards[-n:]) if k == "top" else cards[:n])
+        return out
 
 
 _UNPLANNED = object()  # Cards._source before its first use

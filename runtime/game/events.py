@@ -143,6 +143,8 @@ class EventOps(GameState):
             return
         if trig.kind and (it is None or not any(w in self.card_words[it] for w in trig.kind)):
             return  # 'when a hero enters ...', 'when you play a hero: ...' (cards2 area)
+        if trig.where is not None and not trig.where.test(self, fresh_ctx(player, it, card if card >= 0 else None, 0)):
+            return  # 'the first time you play a card where cost of it <= 3 ...': another card uses no time up
         if trig.first_time:
             key = (trig.uid, card)
             if key in self.fired:

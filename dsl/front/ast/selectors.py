@@ -13,7 +13,8 @@ if TYPE_CHECKING:  # expressions and conditions hold selectors in turn
 
 
 class PlayerSel(Node):
-    """kind: you | them | target foe | each foe | each player | left | right | param | foe in."""
+    """kind: you | them | target foe | each foe | each player | left | right | their left |
+    their right | param | foe in."""
 
     kind: str
     param: str = ""

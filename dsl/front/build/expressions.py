@@ -47,6 +47,12 @@ class ExpressionBuilder(BuilderBase):
     def pr_not_yours(self, meta, c):
         return ("not yours", "", False)
 
+    def pr_this(self, meta, c):
+        return ("this", "", False)
+
+    def pr_not_this(self, meta, c):
+        return ("not this", "", False)
+
     def pr_showing(self, meta, c):
         return ("showing", _s(c[0]), False)
 

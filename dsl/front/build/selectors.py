@@ -31,6 +31,9 @@ class SelectorBuilder(BuilderBase):
     def p_side(self, meta, c):
         return A.PlayerSel(self._sp(meta), c[0])
 
+    def p_their_side(self, meta, c):
+        return A.PlayerSel(self._sp(meta), f"their {c[0]}")
+
     def p_foe_in(self, meta, c):
         return A.PlayerSel(self._sp(meta), "foe in", str(c[0]), tuple(c[1:]))
 
@@ -71,6 +74,24 @@ class SelectorBuilder(BuilderBase):
     def c_top_n(self, meta, c):
         n = A.Num(self._sp(meta), int(c[1]))
         return A.CardSel(self._sp(meta), c[0], "n", n, zones=(c[3],), card_word=c[2])
+
+    # 'count it where COND', 'count the top card of ZONE with hero': the one card, tested (a
+    # selector with filters; the filters of 'it' and 'the top card of' stand only after 'count').
+    def count_it(self, meta, c):
+        return A.Count(self._sp(meta), A.CardSel(self._sp(meta), "it", filters=_filters(c)))
+
+    def count_this(self, meta, c):
+        return A.Count(self._sp(meta), A.CardSel(self._sp(meta), "this", filters=_filters(c)))
+
+    def count_top(self, meta, c):
+        one = A.Num(self._sp(meta), 1)
+        sel = A.CardSel(self._sp(meta), c[0], "n", one, zones=(c[2],), card_word=c[1], filters=_filters(c))
+        return A.Count(self._sp(meta), sel)
+
+    def count_top_n(self, meta, c):
+        n = A.Num(self._sp(meta), int(c[1]))
+        sel = A.CardSel(self._sp(meta), c[0], "n", n, zones=(c[3],), card_word=c[2], filters=_filters(c))
+        return A.Count(self._sp(meta), sel)
 
     def c_pick(self, meta, c):
         quantity, count = c[0]
@@ -189,3 +210,8 @@ class SelectorBuilder(BuilderBase):
 
     def z_home(self, meta, c):
         return A.ZoneRef(self._sp(meta), "home", "")
+
+
+def _filters(c: list) -> tuple[A.CardFilter, ...]:
+    """The card filters among a rule's children."""
+    return tuple(x for x in c if isinstance(x, A.CardFilter))

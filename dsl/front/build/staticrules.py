@@ -20,10 +20,29 @@ class StaticRulesBuilder(BuilderBase):
         return () if kind == "any" else (str(value),)
 
     def static_when(self, meta, c):
-        verb = str(c[0])
-        types = next((x for x in c[1:] if isinstance(x, tuple)), ())
         body = c[-1] if isinstance(c[-1], A.Body) else A.Body(self._sp(meta), tuple(c[-1]))
-        return A.StaticWhen(self._sp(meta), verb, types, body)
+        if isinstance(c[0], A.StaticWhen):  # 'the first time you VERB a TYPE each turn: ...'
+            head = c[0]
+            return A.StaticWhen(self._sp(meta), head.verb, head.types, body, head.once, head.where)
+        types = next((x for x in c[1:] if isinstance(x, tuple)), ())
+        where = next((x[1] for x in c[1:-1] if isinstance(x, list) and x and x[0] == "where"), None)
+        return A.StaticWhen(self._sp(meta), str(c[0]), types, body, where=where)
+
+    def static_first(self, meta, c):
+        """The head of 'the first time you VERB [a TYPE] [where COND] each turn' (or 'during
+        each of your turns'): a StaticWhen with no body yet, its ``once`` the last child."""
+        types = next((x for x in c[1:-1] if isinstance(x, tuple)), ())
+        where = next((x[1] for x in c[1:-1] if isinstance(x, list) and x and x[0] == "where"), None)
+        return A.StaticWhen(self._sp(meta), str(c[0]), types, A.Body(self._sp(meta), ()), c[-1], where)
+
+    def static_where(self, meta, c):
+        return ["where", c[0]]
+
+    def once_each_turn(self, meta, c):
+        return "each turn"
+
+    def once_your_turns(self, meta, c):
+        return "your turns"
 
     def enter_event(self, meta, c):
         zone: A.ZoneRef = c[-1]

@@ -60,7 +60,7 @@ class BodyLowerer(NameLowerer):
         return E.ZoneRef(z.owner, idx, players)
 
     def cards(self, sel: A.CardSel, params: dict[str, str], purpose: str = "") -> E.Cards:
-        if sel.kind in ("this", "it"):
+        if sel.kind in ("this", "it") and not sel.filters:
             return E.Cards(sel.kind, purpose=purpose)
         count = self.expr(sel.count, params) if sel.count is not None else None
         zones = tuple(self.zone_ref(z, params) for z in sel.zones)
@@ -82,6 +82,9 @@ class BodyLowerer(NameLowerer):
             elif f.kind == "other_name" and f.card is not None:
                 filters.append(("other_name", self.cards(f.card, params)))
             elif f.kind == "prefer":
+                if sel.kind != "pick":  # 'count it prefer ...': nothing is chosen
+                    self.err("CS204", "'prefer' ranks the cards a choice offers: a count of one card chooses "
+                             "nothing", f.span, "test the card with 'where CONDITION', 'with TYPE' or 'without TYPE'")
                 prefer = (1 if f.words[0] == "highest" else -1, self.expr(f.cond, params))
             else:
                 filters.append(("where", self.cond(f.cond, params)))
@@ -168,8 +171,9 @@ class BodyLowerer(NameLowerer):
             return E.And(args) if c.op == "and" else E.Or(args) if c.op == "or" else E.Not(args[0])
         if isinstance(c, A.Is):
             if isinstance(c.subject, A.PlayerSel):
-                if c.pred in ("face down", "face up", "yours", "not yours", "showing"):
-                    self.err("CS204", f"a player is not '{c.pred}': that is said of cards", c.span)
+                if c.pred in ("face down", "face up", "yours", "not yours", "showing", "this", "not this"):
+                    what = "is (not) this card" if c.pred in ("this", "not this") else c.pred
+                    self.err("CS204", f"a player is not '{what}': that is said of cards", c.span)
                     return E.Did(False)
                 test: E.Node = E.PlayerMarked(self.players(c.subject, params), c.mark, c.this_turn)
             elif c.pred in ("face down", "face up"):
@@ -179,6 +183,9 @@ class BodyLowerer(NameLowerer):
             elif c.pred in ("yours", "not yours"):
                 test = E.Owned(self.cards(c.subject, params))
                 return E.Not(test) if c.pred == "not yours" else test
+            elif c.pred in ("this", "not this"):
+                test = E.IsThis(self.cards(c.subject, params))
+                return E.Not(test) if c.pred == "not this" else test
             else:
                 test = E.CardMarked(self.cards(c.subject, params), c.mark, c.this_turn)
             return E.Not(test) if c.pred == "not marked" else test
@@ -245,9 +252,11 @@ class BodyLowerer(NameLowerer):
         if isinstance(s, A.AttrModifier):
             return self.attr_modifier(s, params)
         if isinstance(s, A.StaticWhen):  # cards2 area: lowered by .statics, in a passive ability only
-            self.err("CS204", "'when you ...' inside an ability is a static rule: it holds only in a passive "
-                     "ability ('ongoing:' with 'passive ongoing in played')", s.span,
-                     "a trigger of the card itself is a line of its own: when \"play\": ...")
+            head, hint = ("'the first time you ...'", "a trigger of the card itself is a line of its own: "
+                          "when \"play\" first time each turn: ...") if s.once else \
+                ("'when you ...'", "a trigger of the card itself is a line of its own: when \"play\": ...")
+            self.err("CS204", f"{head} inside an ability is a static rule: it holds only in a passive "
+                     "ability ('ongoing:' with 'passive ongoing in played')", s.span, hint)
             return E.Nothing()
         if isinstance(s, A.If):
             other = self.body(s.otherwise, params) if s.otherwise is not None else None

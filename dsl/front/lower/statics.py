@@ -94,13 +94,17 @@ class StaticLowerer(BodyLowerer):
         return int(self.zone_ref(ev.enters, {}).zone)
 
     def static_trigger(self, s: A.StaticWhen) -> TriggerDef:
-        """``when you VERB a TYPE: body``: a trigger on the event VERB, for the card's type words."""
+        """``when you VERB a TYPE: body``: a trigger on the event VERB, for the card's type words;
+        ``the first time you VERB a TYPE each turn``: once per turn per card (the type is
+        tested first, so a card of another type does not use the turn's time up), and
+        ``... during each of your turns`` only while the player is the active player."""
         for t in s.types:
             if t not in self.sym.types:
                 self.unknown("card type", t, s.span, self.sym.types)
+        where = self.cond(s.where, {}) if s.where is not None else None
         self.trigger_uid += 1
-        return TriggerDef(self.trigger_uid, s.verb, False, False, self.body(s.body, {}),
-                          f"{s.span.file}:{s.span.line}", False, s.types)
+        return TriggerDef(self.trigger_uid, s.verb, bool(s.once), s.once == "your turns", self.body(s.body, {}),
+                          f"{s.span.file}:{s.span.line}", False, s.types, where=where)
 
 
 def statics_ir(card: CardType, trig: Any) -> dict[str, Any]:
@@ -110,10 +114,16 @@ def statics_ir(card: CardType, trig: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"computed": E.to_ir(card.computed)} if card.computed else {}
     if not card.statics:
         return out
-    return out | {"statics": {label: {"triggers": [trig(t) | {"kind": list(t.kind)} for t in r.triggers],
+    return out | {"statics": {label: {"triggers": [trig(t) | {"kind": list(t.kind)} | _where_ir(t) for t in r.triggers],
                                 "modifiers": [[a, list(ts), n, E.to_ir(p)] for a, ts, n, p in r.modifiers],
                                 "marks": [[E.to_ir(p), m, turn] for p, m, turn in r.marks]}
                         for label, r in sorted(card.statics.items())}}
+
+
+def _where_ir(t: TriggerDef) -> dict[str, Any]:
+    """A static trigger's ``where`` condition, left out when it has none (so the IR of a
+    game without one does not change)."""
+    return {"where": E.to_ir(t.where)} if t.where is not None else {}
 
 
 def _walk(node: Any) -> list[A.Node]:

@@ -231,7 +231,14 @@ class Calls(Statements):
         return Holder(phrase, sel.kind not in PLURAL_PLAYERS)
 
 
+#: How the built-ins whose words are not the printed ones read on a card.
+_BUILTIN_PRINTED = {"put under": "put {C} on the bottom of {Z}"}
+
+
 def _printed(match: Any) -> str:
-    """The printed template of a matched call's effect ('' for none, or for a built-in)."""
+    """The printed template of a matched call's effect ('' for none), or of a built-in
+    whose words are not the printed ones ('put C under your deck': "on the bottom of")."""
     sig: EffectSig | None = match.sig if match is not None else None
+    if sig is not None and sig.defn is None:
+        return _BUILTIN_PRINTED.get(sig.builtin, "")
     return sig.defn.printed if sig is not None and sig.defn is not None else ""

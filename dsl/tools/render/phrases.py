@@ -97,6 +97,7 @@ class Phrases:
             return phrase(False) if phrase else "them"
         base = {"you": "you", "target foe": "target foe", "each foe": "each foe", "each player": "each player",
                 "left": "the foe to your left", "right": "the foe to your right", "param": sel.param,
+                "their left": "the player on their left", "their right": "the player on their right",
                 "foe in": f"each foe in {sel.param}"}.get(sel.kind, sel.kind)
         marks = [f"{'not ' if f.negate else ''}marked {quoted(f.mark)}{' this turn' if f.this_turn else ''}"
                  for f in sel.filters]
@@ -239,6 +240,13 @@ class Phrases:
             bound = {"<=": " or less", ">=": " or more", "==": ""}.get(cond.op)
             if bound is not None:
                 return f"with {cond.left.attr} {cond.right.value}{bound}"
+        if isinstance(cond, A.Is) and cond.pred == "not this" and isinstance(cond.subject, A.CardSel) \
+                and cond.subject.kind == "it":
+            return "other than this card"
+        span = _between(cond)
+        if span is not None:  # 'cost of it >= 2 and cost of it <= 3': "with cost 2 or 3"
+            attr, low, high = span
+            return f"with {attr} {low} or {high}" if high == low + 1 else f"with {attr} {low} to {high}"
         return f"where {self.cond(cond, Ctx(ctx.them))}"
 
     def each_of(self, sel: A.CardSel, ctx: Ctx, moving: bool) -> str:
@@ -253,8 +261,24 @@ class Phrases:
         return " ".join(filter(None, [self.noun(sel, False), pre, self.place(sel, ctx, False), post]))
 
     # ------------------------------------------------------------ expressions and conditions
+    def single_test(self, sel: A.CardSel, ctx: Ctx) -> str:
+        """The filters of a one-card count ('count it where cost of it >= 1', 'count this
+        where ...') as a condition: "its cost is 1 or more", "it is a Hero"."""
+        who = self.cards(A.CardSel(sel.span, sel.kind, sel.quantity, sel.count, zones=sel.zones), ctx, False)
+        parts = []
+        for f in sel.filters:
+            if f.kind in ("has", "has_not"):
+                names = " or ".join(article(self.names.get(w, title(w))) for w in f.words)
+                parts.append(f"{who} is {'not ' if f.kind == 'has_not' else ''}{names}")
+            elif f.kind == "where":
+                parts.append(self.cond(f.cond, Ctx(ctx.them)))  # 'it' there is the card: "its cost"
+        return " and ".join(parts)
+
     def amount(self, e: Any, ctx: Ctx) -> tuple[str, str]:
-        """An amount and what follows the noun: (count X) -> ('1', ' for each X')."""
+        """An amount and what follows the noun: (count X) -> ('1', ' for each X'); a one-card
+        count (count it where ...) -> ('1', ' if ITS TEST')."""
+        if isinstance(e, A.Count) and is_single(e.cards):
+            return "1", f" if {self.single_test(e.cards, ctx)}"
         if isinstance(e, A.Count):
             return "1", f" for each {self.singular(e.cards, ctx)}"
         if isinstance(e, A.CountTypes):
@@ -269,6 +293,8 @@ class Phrases:
             return str(e.value)
         if isinstance(e, A.Param):
             return e.name
+        if isinstance(e, A.Count) and is_single(e.cards):
+            return f"1 if {self.single_test(e.cards, ctx)}, otherwise 0"
         if isinstance(e, A.Count):
             return f"the number of {re.sub(r'^all ', '', self.cards(e.cards, ctx, False))}"
         if isinstance(e, A.CountPlayers):
@@ -324,6 +350,12 @@ class Phrases:
         parity = _parity(c)
         if parity:
             return f"{self.expr(c.left.left, ctx)} is {parity}"  # type: ignore[union-attr]
+        some = _some(c)
+        if some is not None:  # 'count X >= 1': "you played a Super Power this turn", "there is ..."
+            sel, yes = some
+            noun = self.noun(sel, False)
+            if sel.played and all(f.kind == "has" for f in sel.filters) and not sel.name:
+                return f"you played {article(noun) if yes else 'no ' + noun} this turn"
         left, right = self.expr(c.left, ctx), self.expr(c.right, ctx)
         if isinstance(c.right, A.Num) and c.op in (">=", "<="):
             return f"{left} is {right} or {'more' if c.op == '>=' else 'less'}"
@@ -337,7 +369,8 @@ class Phrases:
         who = "they" if who == "them" else who
         turn = " this turn" if c.this_turn else ""
         pred = {"marked": f"marked {quoted(c.mark)}{turn}", "not marked": f"not marked {quoted(c.mark)}{turn}",
-                "showing": f"showing {quoted(c.mark)}"}.get(c.pred, c.pred)
+                "showing": f"showing {quoted(c.mark)}", "this": "this card",
+                "not this": "not this card"}.get(c.pred, c.pred)
         return f"{who} {verb} {pred}"
 
     def c_anymarked(self, c: A.AnyMarked, ctx: Ctx) -> str:
@@ -359,7 +392,12 @@ class Phrases:
         return f"{self.zone(c.zone, ctx)} is empty"
 
     def c_has(self, c: A.Has, ctx: Ctx) -> str:
-        return f"{self.cards(c.card, ctx, False)} has {self.names.get(c.words, title(c.words))}"
+        """"it is a Hero" for a card type (the DC sets' "If it's a Hero"), "it has Attack" for
+        a keyword or an ability label."""
+        name = self.names.get(c.words, title(c.words))
+        if c.words in self.sym.types:
+            return f"{self.cards(c.card, ctx, False)} is {article(name)}"
+        return f"{self.cards(c.card, ctx, False)} has {name}"
 
     def c_camefrom(self, c: A.CameFrom, ctx: Ctx) -> str:
         return f"{self.cards(c.cards, ctx, False)} came from {self.zone(c.zone, ctx)}"
@@ -401,3 +439,39 @@ def _parity(c: A.Compare) -> str:
 
 def _is_one(e: Any) -> bool:
     return isinstance(e, A.Num) and e.value == 1
+
+
+def is_single(sel: A.CardSel) -> bool:
+    """A one-card selector with filters: 'count it where ...', 'count the top card of ZONE with
+    hero' (1 when the card passes them, 0 when not)."""
+    return sel.kind in ("it", "this", "top", "bottom") and bool(sel.filters)
+
+
+def _between(cond: Any) -> tuple[str, int, int] | None:
+    """(attribute, low, high) for 'ATTR of it >= LOW and ATTR of it <= HIGH' (either order)."""
+    if not isinstance(cond, A.BoolOp) or cond.op != "and" or len(cond.args) != 2:
+        return None
+    bounds: dict[str, int] = {}
+    attrs = set()
+    for c in cond.args:
+        if not (isinstance(c, A.Compare) and isinstance(c.left, A.AttrOf) and c.left.card.kind == "it"
+                and c.left.player is None and isinstance(c.right, A.Num) and c.op in (">=", "<=")):
+            return None
+        attrs.add(c.left.attr)
+        bounds[c.op] = c.right.value
+    if len(attrs) != 1 or len(bounds) != 2 or bounds[">="] > bounds["<="]:
+        return None
+    return attrs.pop(), bounds[">="], bounds["<="]
+
+
+def _some(c: A.Compare) -> tuple[A.CardSel, bool] | None:
+    """(the cards, whether some are wanted) for 'count CARDS >= 1' / '> 0' (True) and
+    'count CARDS == 0' / '< 1' (False), or None for another comparison."""
+    if not (isinstance(c.left, A.Count) and isinstance(c.right, A.Num)) or c.left.cards.kind != "pick":
+        return None
+    n = c.right.value
+    if (c.op, n) in ((">=", 1), (">", 0)):
+        return c.left.cards, True
+    if (c.op, n) in (("==", 0), ("<", 1)):
+        return c.left.cards, False
+    return None

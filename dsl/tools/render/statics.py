@@ -9,7 +9,7 @@ from typing import Any
 
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.tools.render.english import article, quoted, sentence, title
-from cardscript.dsl.tools.render.phrases import Ctx
+from cardscript.dsl.tools.render.phrases import Ctx, is_single
 from cardscript.dsl.tools.render.statements import Statements, _plural
 
 
@@ -24,7 +24,12 @@ class StaticRender(Statements):
         if s.verb == "play" and isinstance(only, A.CounterAdd) and only.player is None and only.cards is None \
                 and only.counter not in self.sym.printed_counters:
             return f"your {_plural(kind)} have {self.stmt(only, Ctx())}"
-        return f"whenever you {s.verb} {article(kind)}, {self.joined(s.body, Ctx(), ', then ')}"
+        what = article(kind) + (f" {self.where(s.where, Ctx())}" if s.where is not None else "")
+        body = self.joined(s.body, Ctx(), ', then ')
+        if s.once:  # "The first time you play a Villain during each of your turns, draw a card."
+            during = "during each of your turns" if s.once == "your turns" else "each turn"
+            return f"the first time you {s.verb} {what} {during}, {body}"
+        return f"whenever you {s.verb} {what}, {body}"
 
     def passive_sentences(self, body: A.Body) -> str:
         """A passive ability: what holds while the card is in play, one sentence each; a
@@ -46,6 +51,10 @@ class StaticRender(Statements):
         name = c.attr.upper() if len(c.attr) <= 2 else title(c.attr)
         scored = self.sym.score is not None and _reads(self.sym.score.body, c.attr)
         per, count = _per_card(c.value)
+        if count is not None and is_single(count.cards):  # 'vp = 5 * count this where ...'
+            test = self.single_test(count.cards, Ctx())
+            return sentence(f"this card is worth {per} {name} if {test}" if scored
+                            else f"this card's {name} is {per} if {test}")
         if count is None:
             value = self.expr(c.value, Ctx())
             return sentence(f"this card is worth {value} {name}" if scored else f"this card's {name} is {value}")
