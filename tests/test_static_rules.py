@@ -179,7 +179,7 @@ def test_computed_attributes_are_in_the_valid_ir(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- zone-entry triggers
 def test_zone_entry_triggers_render_and_format(rendered: dict[str, dict]) -> None:
-    assert rendered["Watchtower Oracle"]["text"] == "When a Villain enters the Line Up, charge your Meter."
+    assert rendered["Watchtower Oracle"]["text"] == "When a Villain enters the Line-Up, charge your Meter."
     text = 'card "Recycler": hero, cost 3\n  when a card enters your discard: +1 power\n'
     assert format_text(text.replace("enters your", "enters  your")) == text
 
