@@ -273,6 +273,8 @@ RULES = [
     ("play: +(count all cards you played this turn with gadget where it is not this card) power",
      "+1 Power for each Gadget you played this turn other than this card."),
     ("play: for each foe: the player to their left gains a spark", "For each foe: The player on their left gains a Spark."),
+    ("play: move a card from the top 3 cards of your deck to your hand",
+     "Move a card from among the top 3 cards of your deck to your hand."),
     ("play: if count all cards you played this turn with gadget >= 1: draw a card",
      "If you played a Gadget this turn, draw a card."),
     ("play:\n    choose the top card of your deck:\n      reveal it\n      if it has hero: +2 power",

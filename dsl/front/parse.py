@@ -216,7 +216,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):
 
 
 def _static_first_time(text: str, line: int) -> bool:
-    """'when you play a villain first time each turn:': the static rule with the words of a
+    """'when you play a hero first time each turn:': the static rule with the words of a
     card trigger ('when "play" first time each turn'), which the grammar does not take."""
     lines = text.splitlines()
     here = lines[line - 1] if 0 < line <= len(lines) else ""

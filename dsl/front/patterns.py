@@ -139,7 +139,9 @@ def display(tokens: list[tuple[Any, ...]] | tuple[tuple[Any, ...], ...]) -> str:
     return " ".join(parts)
 
 
-def _describe_zone(z: A.ZoneRef) -> str:
+def _describe_zone(z: A.ZoneRef | A.CardSel) -> str:
+    if isinstance(z, A.CardSel):  # 'from the top 3 cards of your deck'
+        return _describe_cards(z)
     own = {"you": "your ", "them": "their ", "shared": "the ", "owner": "its owner's "}.get(z.owner, "the ")
     return "its home" if z.owner == "home" else own + z.name
 

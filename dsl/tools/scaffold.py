@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import Symbols, collect
 from cardscript.dsl.front.loader import builtin_games
 from cardscript.dsl.front.pipeline import compile_game
@@ -73,7 +74,7 @@ def _played_type(sym: Symbols, types: tuple[str, ...]) -> tuple[str, str]:
         sel = a.choose
         if a.name == "play" and sel is not None and sel.types and sel.types[0] in types and len(sel.zones) == 1:
             z = sel.zones[0]
-            if z.owner in ("you", "shared"):
+            if isinstance(z, A.ZoneRef) and z.owner in ("you", "shared"):
                 return sel.types[0], f"{'your' if z.owner == 'you' else 'the'} {z.name}"
     shared = next((z.name for z in sym.zones.values() if z.name != "box" and not z.per_player and not z.per_card),
                   "")

@@ -20,7 +20,8 @@ Modules:
     :mod:`.changes`     changes to counters and marks;
     :mod:`.cards`       the built-in primitives on cards (move, take, shuffle, play, roll, ...);
     :mod:`.choices`     decisions: 'you may', 'choose', the free-action window;
-    :mod:`.cardrules`   printed card text: 'choose one', attribute modifiers, the first player (issue 12).
+    :mod:`.cardrules`   printed card text: 'choose one', attribute modifiers, the first player (issue 12),
+                        'it is this card'.
     :mod:`.timing`      delayed effects ('at the next "EVENT"'), abilities for the rest of the turn.
 
 Every class is re-exported here (``from cardscript.runtime import effects as E; E.Const``):
@@ -44,7 +45,7 @@ from cardscript.runtime.effects.calls import (
     RunBlock,
     UserEffect,
 )
-from cardscript.runtime.effects.cardrules import AddModifier, AttrFor, ChooseOne, GoFirst, UseUpModifiers
+from cardscript.runtime.effects.cardrules import AddModifier, AttrFor, ChooseOne, GoFirst, IsThis, UseUpModifiers
 from cardscript.runtime.effects.cards import (
     Flip,
     Move,
@@ -79,7 +80,6 @@ from cardscript.runtime.effects.conditions import (
     HasHome,
     HasWord,
     IsOver,
-    IsThis,
     Not,
     Or,
     OutcomeIs,

@@ -1,6 +1,7 @@
 """Statements that printed card text needs beyond the basic verbs (issue 12): a modal
 choice (:class:`ChooseOne`); modifiers of a number attribute as a player sees it
-(:class:`AddModifier`, read by :class:`AttrFor`, used up by :class:`UseUpModifiers`)."""
+(:class:`AddModifier`, read by :class:`AttrFor`, used up by :class:`UseUpModifiers`); the
+test whether a card is the one whose ability runs (:class:`IsThis`, "each other Hero")."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
 from cardscript.runtime.effects.base import Node, card_has
+from cardscript.runtime.effects.conditions import _EveryCard
 from cardscript.runtime.errors import MAX_MODIFIERS
 from cardscript.runtime.game import Game
 
@@ -148,3 +150,13 @@ class UseUpModifiers(Node):
                     m[5] = True
                     used += 1
         return used
+
+
+class IsThis(_EveryCard):
+    """Every selected card is the card whose ability runs ('it is this card'; "each other
+    Hero you play" is 'it is not this card': a second copy has the name, not the identity)."""
+
+    __slots__ = ("cards",)
+
+    def holds(self, g: Game, ctx: Ctx, card: int) -> bool:
+        return card == ctx.this

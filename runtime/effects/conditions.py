@@ -428,16 +428,6 @@ class Owned(_EveryCard):
         return g.owner[card] == ctx.you
 
 
-class IsThis(_EveryCard):
-    """Every selected card is the card whose ability runs ('it is this card'; "each other
-    Villain you play" is 'it is not this card')."""
-
-    __slots__ = ("cards",)
-
-    def holds(self, g: Game, ctx: Ctx, card: int) -> bool:
-        return card == ctx.this
-
-
 class HasHome(_EveryCard):
     """'CARDS has a home': every selected card has a home zone to return to."""
 

@@ -222,6 +222,8 @@ def shape_of(sel: Any, g: Game) -> Shape | None:
     if sel.kind == "param":
         sources: tuple[tuple[int, Any, Any], ...] = ((_PARAM, -1, sel.param),)
     elif sel.kind == "pick":
+        if any(isinstance(zr, S.Cards) for zr in sel.zones):  # 'from the top 3 cards of ZONE': no shape
+            return None
         found: list[tuple[int, Any, Any]] = []
         for zr in sel.zones:
             o = zr.owner if isinstance(zr, S.ZoneRef) else ""  # a zone parameter: its slots

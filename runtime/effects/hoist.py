@@ -42,7 +42,7 @@ _CHILDREN: dict[type, tuple[str, ...]] = {
     R.AttrFor: ("card", "player"),
     C.Compare: ("left", "right"), C.And: ("args",), C.Or: ("args",), C.Not: ("arg",),
     C.PlayerMarked: ("players",), C.CardMarked: ("cards",), C.AnyFoeMarked: (), C.FaceDown: ("cards",),
-    C.HasWord: ("cards",), C.Showing: ("cards",), C.Owned: ("cards",), C.IsThis: ("cards",), C.HasHome: ("cards",),
+    C.HasWord: ("cards",), C.Showing: ("cards",), C.Owned: ("cards",), R.IsThis: ("cards",), C.HasHome: ("cards",),
     C.ZoneEmpty: ("zone",), C.Did: (), C.Affected: ("players",), C.Emitted: ("players",),
     C.CameFrom: ("cards", "zone"),
     S.ZoneParam: (),

@@ -307,6 +307,9 @@ class Cards(Node):
         else:
             pool = []
             for zr in self.zones:
+                if isinstance(zr, Cards):  # 'from the top 3 cards of your deck': those cards, top first
+                    pool.extend(zr.cards(g, ctx))
+                    continue
                 for s in zr.slots(g, ctx):
                     # A stack offers only its top card to a choice; 'all' and 'N cards' see it whole.
                     pool.extend(reversed(g.visible(s) if self._choice else g.slots[s]))

@@ -56,7 +56,8 @@ class CardSel(Node):
     count: the number for 'n', 'up to', 'random n', 'top'/'bottom' (an expression).
     types: the type words after the quantity ('a hero from ...'); empty for 'card'.
     name: a card name for '5 "Scout" from ...'.
-    zones: where to look; empty for a placeless selector ('a wound').
+    zones: where to look; empty for a placeless selector ('a wound'); a 'top'/'bottom'
+        CardSel for 'from the top 3 cards of your deck' (its cards are the candidates).
     played: 'cards you played this turn'.
     """
 
@@ -65,7 +66,7 @@ class CardSel(Node):
     count: Expr | None = None
     types: tuple[str, ...] = ()
     name: str = ""
-    zones: tuple[ZoneRef, ...] = ()
+    zones: tuple[ZoneRef | CardSel, ...] = ()
     in_param: str = ""
     played: bool = False
     filters: tuple[CardFilter, ...] = ()

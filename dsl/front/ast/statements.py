@@ -101,7 +101,7 @@ class StaticWhen(Node):
     verb: str
     types: tuple[str, ...]
     body: Body
-    # "The first time you play a Villain each turn" ('each turn'), "... during each of your
+    # "The first time you play a Hero each turn" ('each turn'), "... during each of your
     # turns" ('your turns': only on the player's own turn): at most once per turn per card.
     once: str = ""
     where: Cond | None = None  # '... a card where cost of it <= 3': the event's card as 'it'

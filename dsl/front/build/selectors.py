@@ -156,6 +156,12 @@ class SelectorBuilder(BuilderBase):
     def place_zones(self, meta, c):
         return ("place", tuple(x for x in c if isinstance(x, A.ZoneRef)), "", False)
 
+    def place_top(self, meta, c):
+        """'from the top 3 cards of ZONE': the zones of the selector hold that one-end selector."""
+        n = A.Num(self._sp(meta), int(c[1]))
+        top = A.CardSel(self._sp(meta), c[0], "n", n, zones=(c[3],), card_word=c[2])
+        return ("place", (top,), "", False)
+
     def place_param(self, meta, c):
         return ("place", (), str(c[0]), False)
 

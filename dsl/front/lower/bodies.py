@@ -63,7 +63,8 @@ class BodyLowerer(NameLowerer):
         if sel.kind in ("this", "it") and not sel.filters:
             return E.Cards(sel.kind, purpose=purpose)
         count = self.expr(sel.count, params) if sel.count is not None else None
-        zones = tuple(self.zone_ref(z, params) for z in sel.zones)
+        zones = tuple(self.cards(z, params) if isinstance(z, A.CardSel) else self.zone_ref(z, params)
+                      for z in sel.zones)
         if sel.types:
             for t in sel.types:
                 if t not in self.sym.types:

@@ -126,7 +126,9 @@ class Phrases:
         decl = self.sym.zones.get(name)
         return name.replace("-", " ") if decl is not None and decl.per_player else title(name)
 
-    def zone(self, z: A.ZoneRef, ctx: Ctx) -> str:
+    def zone(self, z: A.ZoneRef | A.CardSel, ctx: Ctx) -> str:
+        if isinstance(z, A.CardSel):  # a selector's place 'from the top 3 cards of your deck'
+            return self.cards(z, ctx, False)
         name = self.zone_name(z.name)
         if z.owner == "you":
             return f"your {name}"
@@ -193,6 +195,8 @@ class Phrases:
             one = sel.quantity in ("one", "random", "up to") or (sel.quantity == "n" and _is_one(sel.count))
             joiner = " or " if one else " and "  # one card: from one place or another
             where = "from " if moving else "in "
+            if any(isinstance(z, A.CardSel) for z in sel.zones):  # "from among the top 3 cards of your deck"
+                return where + "among " + joiner.join(self.zone(z, ctx) for z in sel.zones)
             if moving or not any(self.controlled(z) for z in sel.zones):
                 zones = [self.zone(z, ctx) for z in sel.zones]
                 owner = sel.zones[0].owner
@@ -213,8 +217,10 @@ class Phrases:
             return "you gained this turn"
         return ""
 
-    def controlled(self, z: A.ZoneRef) -> bool:
+    def controlled(self, z: A.ZoneRef | A.CardSel) -> bool:
         """Your play zone: the cards in it are the cards you control."""
+        if isinstance(z, A.CardSel):  # 'from the top 3 cards of your deck'
+            return False
         decl = self.sym.zones.get(z.name)
         return z.owner == "you" and decl is not None and decl.play_zone
 

@@ -101,7 +101,7 @@ class Statements(Phrases):
         return f"for {self.each_of(sel, ctx, False)}: {self.joined(s.body, Ctx(ctx.them), ', then ')}"
 
     def s_repeat(self, s: A.Repeat, ctx: Ctx) -> str:
-        if isinstance(s.times, A.Count):  # "gains a Weakness for each Villain in the Line-Up"
+        if isinstance(s.times, A.Count):  # "draw a card for each Hero in your hand"
             _, each = self.amount(s.times, ctx)
             return f"{self.joined(s.body, ctx, ', then ')}{each}"
         times = "twice" if isinstance(s.times, A.Num) and s.times.value == 2 else f"{self.expr(s.times, ctx)} times"

@@ -26,7 +26,7 @@ class StaticRender(Statements):
             return f"your {_plural(kind)} have {self.stmt(only, Ctx())}"
         what = article(kind) + (f" {self.where(s.where, Ctx())}" if s.where is not None else "")
         body = self.joined(s.body, Ctx(), ', then ')
-        if s.once:  # "The first time you play a Villain during each of your turns, draw a card."
+        if s.once:  # "The first time you play a Hero during each of your turns, draw a card."
             during = "during each of your turns" if s.once == "your turns" else "each turn"
             return f"the first time you {s.verb} {what} {during}, {body}"
         return f"whenever you {s.verb} {what}, {body}"
