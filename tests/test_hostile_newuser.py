@@ -3,8 +3,13 @@ each answered with its line, column, caret and a hint that says what to type ins
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
+from typing import Any
 
+import pytest
+from click.testing import CliRunner
+
+from cardscript.dsl.cli.main import main
 from cardscript.dsl.diagnostics import CompileError, Diagnostic, render
 from cardscript.dsl.front.parse import parse
 
@@ -45,3 +50,25 @@ def test_a_look_alike_character_is_named_with_what_to_type(char: str, name: str,
     assert name in d.message and f"U+{ord(char):04X}" in d.message
     assert d.hint is not None and plain in d.hint
     assert "^" in render(d, {"x.cards": f'card "A": hero\n  play: +1 p{char}wer\n'})
+
+
+# ---------------------------------------------------------------- commands
+def _cli(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "ladder"])
+def test_a_games_count_past_the_limit_is_a_usage_error_not_a_full_memory(command: str) -> None:
+    # 10**21 games once made simulate build its list of seeds until the memory was full
+    r = _cli(command, "injustice", "-n", "999999999999999999999")
+    assert r.exit_code == 2 and "1<=x<=10000000" in r.output, r.output
+
+
+def test_a_batch_whose_every_game_failed_says_so_instead_of_tables_of_zeros(tmp_path: Path) -> None:
+    (tmp_path / "boom.cards").write_text(
+        'expansion "Boom"\nuses "injustice"\n\ncard "Boom": hero, cost 0, vp 1, copies 30\n'
+        '  play: emit "boom" for you\n  when "boom": emit "boom" for you\n', encoding="utf-8")
+    r = _cli("simulate", "injustice", "-n", "2", "-j", "1", "--keep-going", "--with", str(tmp_path / "boom.cards"))
+    assert r.exit_code == 1, r.output
+    assert "no game of the 2 ran to its end" in r.output and "2 game(s) failed" in r.output
+    assert "turns (mean / max)" not in r.output  # it read "0 / 0", as if games had 0 turns

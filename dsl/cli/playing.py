@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from cardscript.dsl.cli.common import (
+    GAMES,
     bot_names,
     check_writable,
     compile_with_options,
@@ -157,7 +158,7 @@ def _print_scores(d: Any, result: Any, bots: list[str], to_err: bool = False) ->
 # ---------------------------------------------------------------- simulate
 @click.command()
 @click.argument("game")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--games", "-n", type=GAMES, default=100, show_default=True)
 @click.option("--players", "-p", type=int)
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="seed of the first game; game i uses seed+i")
 @click.option("--bots", default="heuristic", show_default=True,
@@ -255,7 +256,10 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
     played = summary["games"]
     if not d.outcomes and played:
         _wins_tables(console, d, played, n, names, tally.wins_seat, tally.wins_bot)
-    _games_tables(console, d, played, summary, tally.reasons, tally.outcomes)
+    if played:
+        _games_tables(console, d, played, summary, tally.reasons, tally.outcomes)
+    else:  # tables of zeros would read as games of 0 turns
+        click.echo(f"no game of the {games} ran to its end")
     if tally.failed:
         print_failed(tally.failed)
         sys.exit(code)
