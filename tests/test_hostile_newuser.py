@@ -72,3 +72,48 @@ def test_a_batch_whose_every_game_failed_says_so_instead_of_tables_of_zeros(tmp_
     assert r.exit_code == 1, r.output
     assert "no game of the 2 ran to its end" in r.output and "2 game(s) failed" in r.output
     assert "turns (mean / max)" not in r.output  # it read "0 / 0", as if games had 0 turns
+
+
+# ---------------------------------------------------------------- uses and manifests
+def _expansion(tmp_path: Path, uses: str, game: str = "injustice") -> Path:
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    (folder / "cardscript.toml").write_text(f'name = "pack"\nversion = "1.0.0"\ngame = "{game}"\n', encoding="utf-8")
+    (folder / "x.cards").write_text(f'expansion "Pack"\nuses {uses}\n\ncard "A": hero, cost 0\n  play: +1 power\n',
+                                    encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize(("uses", "game", "column", "second"), [
+    ('"injustice", "justice-league-dark"', "injustice", 19, "justice-league-dark"),
+    ('"injustice"', "justice-league-dark", 6, "injustice"),  # the manifest names another game
+])
+def test_a_second_game_is_one_cs005_at_its_uses_not_a_flood_in_the_built_in_scripts(
+        tmp_path: Path, uses: str, game: str, column: int, second: str) -> None:
+    folder = _expansion(tmp_path, uses, game)
+    r = _cli("check", str(folder))
+    assert r.exit_code == 1, r.output
+    assert f"x.cards:2:{column}: error[CS005]: '{second}' is a second game: this program's game is" in r.output
+    assert "1 error(s)" in r.output and "CS203" not in r.output  # it was 18 CS203 in cardscripts/
+
+
+def test_the_built_in_game_itself_named_again_is_no_second_game(tmp_path: Path) -> None:
+    r = _cli("check", str(_expansion(tmp_path, '"injustice", "dc-core"')))
+    assert r.exit_code == 0, r.output
+
+
+def test_a_bare_name_of_a_folder_beside_the_script_says_how_to_name_it(tmp_path: Path) -> None:
+    folder = _expansion(tmp_path, '"injustice", "extra"')
+    (folder / "extra").mkdir()
+    r = _cli("check", str(folder))
+    assert r.exit_code == 1
+    assert "x.cards:2:19: error[CS001]: no built-in library 'extra'" in r.output  # at its string, not column 1
+    assert 'write "extra/"' in r.output
+
+
+def test_a_manifest_byte_that_is_not_utf8_is_given_by_line_and_column(tmp_path: Path) -> None:
+    folder = _expansion(tmp_path, '"injustice"')
+    (folder / "cardscript.toml").write_bytes(b'name = "pack"\nversion = "1.0.0"\ngame = "injustice"\n\xff\n')
+    r = _cli("check", str(folder))
+    assert r.exit_code == 1
+    assert "cardscript.toml:4:1: error[CS001]" in r.output and "save cardscript.toml as UTF-8" in r.output
