@@ -117,3 +117,11 @@ def test_a_manifest_byte_that_is_not_utf8_is_given_by_line_and_column(tmp_path: 
     r = _cli("check", str(folder))
     assert r.exit_code == 1
     assert "cardscript.toml:4:1: error[CS001]" in r.output and "save cardscript.toml as UTF-8" in r.output
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_an_expansion_folder_given_as_the_game_says_how_to_play_it(tmp_path: Path, command: str) -> None:
+    folder = _expansion(tmp_path, '"injustice"')
+    r = _cli(command, str(folder))
+    assert r.exit_code == 1
+    assert f"is an expansion: play it with its game, 'cardscript play injustice --with {folder}'" in r.output

@@ -254,7 +254,7 @@ def resolve_game(game: str) -> Path:
             mains = [f for f in _scripts_in(p) if _header_kind(f) == "game"]
             if not mains:
                 raise CompileError([error("CS207", f"no script with a 'game' header in folder {game}", None,
-                                          "a game folder needs a file starting with: game \"Name\"")])
+                                          _not_a_game_hint(p, game))])
             if len(mains) > 1:
                 raise CompileError(second_games(mains))
             return mains[0]
@@ -267,6 +267,21 @@ def resolve_game(game: str) -> Path:
     if "/" in game or game.endswith(SCRIPT_SUFFIXES):
         raise CompileError([error("CS001", f"no such file or folder: {game}", None, hint)])
     raise CompileError([error("CS002", f"unknown game {game!r}", None, hint)])
+
+
+def _not_a_game_hint(folder: Path, game: str) -> str:
+    """The hint of a GAME folder without a game: an expansion's folder is played with --with."""
+    manifest = folder / "cardscript.toml"
+    if manifest.is_file() or any(_header_kind(f) == "expansion" for f in _scripts_in(folder)):
+        named = ""
+        try:
+            named = next((ln.split("=", 1)[1].strip().strip('"') for ln in read_script(manifest, [folder])
+                          .splitlines() if ln.split("=", 1)[0].strip() == "game"), "")
+        except FileProblem:
+            pass
+        base = named if named in builtin_games() else "GAME"
+        return f"{game} is an expansion: play it with its game, 'cardscript play {base} --with {game}'"
+    return "a game folder needs a file starting with: game \"Name\""
 
 
 def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] | None = None,
