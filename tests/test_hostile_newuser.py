@@ -125,3 +125,10 @@ def test_an_expansion_folder_given_as_the_game_says_how_to_play_it(tmp_path: Pat
     r = _cli(command, str(folder))
     assert r.exit_code == 1
     assert f"is an expansion: play it with its game, 'cardscript play injustice --with {folder}'" in r.output
+
+
+def test_the_title_of_the_final_scores_is_one_line_on_an_80_column_terminal() -> None:
+    # README's first command: the title was wrapped mid-sentence, "(turn" then "44)"
+    r = CliRunner(env={"COLUMNS": "80"}).invoke(main, ["play", "injustice", "--players", "3", "--seed", "7", "-q"])
+    assert r.exit_code == 0, r.output
+    assert "Final scores — the last Nemesis was defeated (turn 44)\n" in r.output

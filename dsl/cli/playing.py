@@ -139,7 +139,9 @@ def _print_scores(d: Any, result: Any, bots: list[str], to_err: bool = False) ->
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=cell(f"Final scores — {result.reason} (turn {result.turns})"))
+    title = cell(f"Final scores — {result.reason} (turn {result.turns})")
+    # as wide as its title: a title wider than the columns was wrapped mid-sentence ("(turn\n44)")
+    table = Table(title=title, min_width=len(title))
     table.add_column("place")
     table.add_column("player")
     table.add_column("bot")
@@ -273,7 +275,8 @@ class _Nothing:
 def _wins_tables(console: Any, d: Any, games: int, n: int, names: list[str], wins_seat: Any, wins_bot: Any) -> None:
     from rich.table import Table
 
-    t = Table(title=cell(f"{d.name}: {games} games, {n} players, bots {','.join(names)}"))
+    title = cell(f"{d.name}: {games} games, {n} players, bots {','.join(names)}")
+    t = Table(title=title, min_width=len(title))
     t.add_column("seat")
     t.add_column("bot")
     t.add_column("wins", justify="right")
