@@ -273,13 +273,10 @@ def _not_a_game_hint(folder: Path, game: str) -> str:
     """The hint of a GAME folder without a game: an expansion's folder is played with --with."""
     manifest = folder / "cardscript.toml"
     if manifest.is_file() or any(_header_kind(f) == "expansion" for f in _scripts_in(folder)):
-        named = ""
-        try:
-            named = next((ln.split("=", 1)[1].strip().strip('"') for ln in read_script(manifest, [folder])
-                          .splitlines() if ln.split("=", 1)[0].strip() == "game"), "")
-        except FileProblem:
-            pass
-        base = named if named in builtin_games() else "GAME"
+        from cardscript.dsl.tools.manifest import read_manifest  # the manifest reader knows the games
+
+        read = read_manifest(manifest)[0] if manifest.is_file() else None
+        base = read.game if read is not None else "GAME"
         return f"{game} is an expansion: play it with its game, 'cardscript play {base} --with {game}'"
     return "a game folder needs a file starting with: game \"Name\""
 
