@@ -132,3 +132,14 @@ def test_the_title_of_the_final_scores_is_one_line_on_an_80_column_terminal() ->
     r = CliRunner(env={"COLUMNS": "80"}).invoke(main, ["play", "injustice", "--players", "3", "--seed", "7", "-q"])
     assert r.exit_code == 0, r.output
     assert "Final scores — the last Nemesis was defeated (turn 44)\n" in r.output
+
+
+def test_a_new_results_file_cut_short_says_how_to_go_on(tmp_path: Path) -> None:
+    unstable = str(Path(__file__).resolve().parent / "sim" / "unstable.cards")  # runs away in about half the games
+    out = tmp_path / "run.jsonl"
+    r = _cli("simulate", "injustice", "-n", "20", "-j", "1", "--with", unstable, "--out", str(out))
+    assert r.exit_code == 1 and "error[CS401]" in r.output, r.output
+    assert f"{out} holds the games played so far, whole rows only (--out {out} --resume plays the rest)" in r.output
+    done = _cli("simulate", "injustice", "-n", "20", "-j", "1", "--with", unstable, "--out", str(out), "--resume",
+                "--keep-going")
+    assert done.exit_code == 1 and "holds the games played so far" not in done.output  # it ran to its end

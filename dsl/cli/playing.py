@@ -246,6 +246,9 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
         if writer is not None and writer.partial:  # a batch that stopped early never clobbers --out
             click.echo(f"{out_file} is kept as it was; the games played are in {writer.partial} "
                        f"(--out {writer.partial} --resume plays the rest)", err=True)
+        elif writer is not None and not writer.finished:  # a new file, cut short: say how to go on
+            click.echo(f"{out_file} holds the games played so far, whole rows only "
+                       f"(--out {out_file} --resume plays the rest)", err=True)
     summary = tally.summary(d.name, list(variants), names, time.perf_counter() - t0)
     code = 0 if not tally.failed else 3 if any(f["error"] == "internal" for f in tally.failed) else 1
     if as_json:
