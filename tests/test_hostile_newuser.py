@@ -143,3 +143,31 @@ def test_a_new_results_file_cut_short_says_how_to_go_on(tmp_path: Path) -> None:
     done = _cli("simulate", "injustice", "-n", "20", "-j", "1", "--with", unstable, "--out", str(out), "--resume",
                 "--keep-going")
     assert done.exit_code == 1 and "holds the games played so far" not in done.output  # it ran to its end
+
+
+# ---------------------------------------------------------------- size
+def _chain(n: int, closes: bool = False) -> str:
+    last = "e0" if closes else "draw a card"
+    return ('expansion "X"\nuses "injustice"\n\n' + "".join(f"effect e{i}:\n  e{i + 1}\n" for i in range(n))
+            + f'effect e{n}:\n  {last}\n\ncard "A": hero, cost 0\n  play: e0\n  when "boom": emit "boom" for you\n')
+
+
+def test_a_long_chain_of_effects_is_checked_in_seconds(tmp_path: Path) -> None:
+    # 1,500 effects each calling the next took 22 s: three quadratic passes (every call tried
+    # against every effect, the emitted-events fixed point, a cycle search from every effect)
+    import time
+
+    path = tmp_path / "chain.cards"
+    path.write_text(_chain(1500), encoding="utf-8")
+    t0 = time.perf_counter()
+    r = CliRunner().invoke(main, ["--no-cache", "check", str(path)])
+    assert r.exit_code == 0 and "CS505" in r.output, r.output  # the lint still sees the 'boom' loop
+    assert time.perf_counter() - t0 < 12
+
+
+def test_a_chain_that_closes_on_itself_is_still_cs214_once(tmp_path: Path) -> None:
+    path = tmp_path / "ring.cards"
+    path.write_text(_chain(300, closes=True), encoding="utf-8")
+    r = _cli("check", str(path))
+    assert r.exit_code == 1 and r.output.count("error[CS214]") == 1, r.output
+    assert "effect 'e0' calls itself on every path (e0 -> e1 -> " in r.output
