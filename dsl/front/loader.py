@@ -403,7 +403,10 @@ def _second_game(target: str, span: Span, games: list[tuple[Path, str]], diags: 
     if not games or "/" in target or "." in target:
         return False
     folder = builtin_root() / target
-    if not folder.is_dir() or _folder_kind(folder) != "game" or folder.resolve() == games[0][0].resolve():
+    try:
+        if not folder.is_dir() or _folder_kind(folder) != "game" or folder.resolve() == games[0][0].resolve():
+            return False
+    except OSError:  # a name the file system cannot look up: the lookup of the target says so
         return False
     folder_name, first = games[0][0].name, games[0][1]
     diags.append(error("CS005", f"'{target}' is a second game: this program's game is '{folder_name}' ({first})",
