@@ -88,7 +88,7 @@ def test_a_good_manifest(tmp_path: Path) -> None:
     ('name = "fan-pack"\nversion = "1.0.0"\n', "CS004", 1, 1, "has no 'game'"),
     ('name = "fan-pack"\nversion = "1.0.0"\ngame = "injustise"\n', "CS002", 3, 8, "unknown game 'injustise'"),
     (GOOD + 'requires = ["ok", "Not OK"]\n', "CS004", 4, 19, "bad value for requires.1"),
-    (GOOD + 'conflicts = "rival"\n', "CS004", 4, 13, "'rival' is not a array"),
+    (GOOD + 'conflicts = "rival"\n', "CS004", 4, 13, "'rival' is not an array"),
 ])
 def test_bad_manifests(tmp_path: Path, text: str, code: str, line: int, column: int, words: str) -> None:
     m, diags = _manifest(tmp_path, text)

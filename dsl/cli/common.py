@@ -86,6 +86,15 @@ def internal_error(exc: BaseException) -> NoReturn:
     sys.exit(3)
 
 
+#: the most games one command plays (--games): far more than any table would, and small
+#: enough that a batch's list of seeds fits in memory; a typo of a few digits more ends at
+#: once as a usage error instead of filling the memory before the first game
+MAX_GAMES = 10_000_000
+
+#: the type of a --games option
+GAMES = click.IntRange(min=1, max=MAX_GAMES)
+
+
 def variant_option(fn: Any) -> Any:
     fn = click.option("--mix", "mixes", multiple=True, metavar="GAME",
                       help="mix in the cards of another set; cards needing rules this game lacks are left out "

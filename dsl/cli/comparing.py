@@ -11,7 +11,14 @@ from typing import Any
 
 import click
 
-from cardscript.dsl.cli.common import check_writable, compile_with_options, debug_requested, guard, write_atomic
+from cardscript.dsl.cli.common import (
+    GAMES,
+    check_writable,
+    compile_with_options,
+    debug_requested,
+    guard,
+    write_atomic,
+)
 from cardscript.dsl.textsafe import cell, terminal
 
 
@@ -55,7 +62,7 @@ def _play(spec: Any, d: Any, seeds: range, jobs: int, keep_going: bool, progress
 @click.option("--with", "with_paths", multiple=True, metavar="PATH", help="an expansion of both; repeatable")
 @click.option("--variant", "variants", multiple=True, metavar="NAME", help="a variant of both; repeatable")
 @click.option("--mix", "mixes", multiple=True, metavar="GAME", help="mix another set into both; repeatable")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("--games", "-n", type=GAMES, default=1000, show_default=True,
               help="seeds; each is played under A and under B")
 @click.option("--players", "-p", type=int)
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="seed of the first game; game i uses seed+i")

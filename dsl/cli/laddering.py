@@ -6,13 +6,13 @@ import json
 
 import click
 
-from cardscript.dsl.cli.common import bot_names, compile_with_options, variant_option
+from cardscript.dsl.cli.common import GAMES, bot_names, compile_with_options, variant_option
 from cardscript.dsl.textsafe import json_text, terminal
 
 
 @click.command()
 @click.argument("game")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=40, show_default=True,
+@click.option("--games", "-n", type=GAMES, default=40, show_default=True,
               help="games per pair of bots (co-operative games: per bot)")
 @click.option("--players", "-p", type=int, help="number of players (default: 2, or the game's minimum)")
 @click.option("--bots", default="random,greedy,search", show_default=True, help="the bots, comma-separated")

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from cardscript.dsl.cli.common import (
+    GAMES,
     bot_names,
     check_writable,
     compile_with_options,
@@ -138,7 +139,9 @@ def _print_scores(d: Any, result: Any, bots: list[str], to_err: bool = False) ->
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=cell(f"Final scores — {result.reason} (turn {result.turns})"))
+    title = cell(f"Final scores — {result.reason} (turn {result.turns})")
+    # as wide as its title: a title wider than the columns was wrapped mid-sentence ("(turn\n44)")
+    table = Table(title=title, min_width=len(title))
     table.add_column("place")
     table.add_column("player")
     table.add_column("bot")
@@ -157,7 +160,7 @@ def _print_scores(d: Any, result: Any, bots: list[str], to_err: bool = False) ->
 # ---------------------------------------------------------------- simulate
 @click.command()
 @click.argument("game")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--games", "-n", type=GAMES, default=100, show_default=True)
 @click.option("--players", "-p", type=int)
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="seed of the first game; game i uses seed+i")
 @click.option("--bots", default="heuristic", show_default=True,
@@ -243,6 +246,9 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
         if writer is not None and writer.partial:  # a batch that stopped early never clobbers --out
             click.echo(f"{out_file} is kept as it was; the games played are in {writer.partial} "
                        f"(--out {writer.partial} --resume plays the rest)", err=True)
+        elif writer is not None and not writer.finished:  # a new file, cut short: say how to go on
+            click.echo(f"{out_file} holds the games played so far, whole rows only "
+                       f"(--out {out_file} --resume plays the rest)", err=True)
     summary = tally.summary(d.name, list(variants), names, time.perf_counter() - t0)
     code = 0 if not tally.failed else 3 if any(f["error"] == "internal" for f in tally.failed) else 1
     if as_json:
@@ -255,7 +261,10 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
     played = summary["games"]
     if not d.outcomes and played:
         _wins_tables(console, d, played, n, names, tally.wins_seat, tally.wins_bot)
-    _games_tables(console, d, played, summary, tally.reasons, tally.outcomes)
+    if played:
+        _games_tables(console, d, played, summary, tally.reasons, tally.outcomes)
+    else:  # tables of zeros would read as games of 0 turns
+        click.echo(f"no game of the {games} ran to its end")
     if tally.failed:
         print_failed(tally.failed)
         sys.exit(code)
@@ -269,7 +278,8 @@ class _Nothing:
 def _wins_tables(console: Any, d: Any, games: int, n: int, names: list[str], wins_seat: Any, wins_bot: Any) -> None:
     from rich.table import Table
 
-    t = Table(title=cell(f"{d.name}: {games} games, {n} players, bots {','.join(names)}"))
+    title = cell(f"{d.name}: {games} games, {n} players, bots {','.join(names)}")
+    t = Table(title=title, min_width=len(title))
     t.add_column("seat")
     t.add_column("bot")
     t.add_column("wins", justify="right")

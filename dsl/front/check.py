@@ -406,7 +406,11 @@ def _match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Mat
         if first.endswith(suffix) and len(first) > len(suffix) + 1:
             variants.append([("w", first[: -len(suffix)]), *toks[1:]])
     for v in variants:
-        found = [m for s in sigs if (m := _try(s, v, has_block, params)) is not None]
+        # the length and the first word first, inline (as _try would compare them): a program
+        # of a thousand effects made each call try every one of them
+        n, word = len(v), (v[0][1] if v[0][0] == "w" else None)
+        found = [m for s in sigs if len(s.tokens) == n and (s.tokens[0][0] != "w" or s.tokens[0][1] == word)
+                 and (m := _try(s, v, has_block, params)) is not None]
         if found:
             return found[-1], None  # the last definition wins: a variant's replaces its game's
     for v in variants:  # '1 card' for 'a card' or '{N} cards', 'a card' for '{N} cards' (dsl/front/agree.py)

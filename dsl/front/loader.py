@@ -254,7 +254,7 @@ def resolve_game(game: str) -> Path:
             mains = [f for f in _scripts_in(p) if _header_kind(f) == "game"]
             if not mains:
                 raise CompileError([error("CS207", f"no script with a 'game' header in folder {game}", None,
-                                          "a game folder needs a file starting with: game \"Name\"")])
+                                          _not_a_game_hint(p, game))])
             if len(mains) > 1:
                 raise CompileError(second_games(mains))
             return mains[0]
@@ -267,6 +267,18 @@ def resolve_game(game: str) -> Path:
     if "/" in game or game.endswith(SCRIPT_SUFFIXES):
         raise CompileError([error("CS001", f"no such file or folder: {game}", None, hint)])
     raise CompileError([error("CS002", f"unknown game {game!r}", None, hint)])
+
+
+def _not_a_game_hint(folder: Path, game: str) -> str:
+    """The hint of a GAME folder without a game: an expansion's folder is played with --with."""
+    manifest = folder / "cardscript.toml"
+    if manifest.is_file() or any(_header_kind(f) == "expansion" for f in _scripts_in(folder)):
+        from cardscript.dsl.tools.manifest import read_manifest  # the manifest reader knows the games
+
+        read = read_manifest(manifest)[0] if manifest.is_file() else None
+        base = read.game if read is not None else "GAME"
+        return f"{game} is an expansion: play it with its game, 'cardscript play {base} --with {game}'"
+    return "a game folder needs a file starting with: game \"Name\""
 
 
 def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] | None = None,
@@ -297,6 +309,7 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
     broken: list[str] = []
     budget = [0, 0]  # characters and files read so far
     over: list[str] = []  # the file that went over the budget, once
+    games: list[tuple[Path, str]] = []  # the folder of the program's game, and its script
 
     def display(path: Path) -> str:
         cwd = Path.cwd().resolve()
@@ -359,9 +372,13 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
             if belongs:
                 script = A.Script(script.span, script.file, script.items, belongs)
         loaded[key] = script
+        if own == "game" and not games:
+            games.append((path.parent, display(path)))
         for item in script.items:
             if isinstance(item, A.Uses):
                 for target in item.paths:
+                    if _second_game(target, item.span, games, diags):
+                        continue
                     for dep, dep_root in _targets(path, target, item.span, base, diags):
                         visit(dep, item.span, dep_root, own or inherited, target)
         order.append(script)
@@ -377,6 +394,26 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
         raise CompileError(diags)
     return Program(order, sources, root, display(main.resolve()), frozenset(mixed_names), tuple(diags),
                    tuple(broken))
+
+
+def _second_game(target: str, span: Span, games: list[tuple[Path, str]], diags: list[Diagnostic]) -> bool:
+    """Whether ``target`` is a built-in game other than the program's own: then a CS005 at
+    its string (reading it would define every rule and zone of the game a second time, a
+    flood of CS203 in the built-in scripts that does not say which line caused it)."""
+    if not games or "/" in target or "." in target:
+        return False
+    folder = builtin_root() / target
+    try:
+        if not folder.is_dir() or _folder_kind(folder) != "game" or folder.resolve() == games[0][0].resolve():
+            return False
+    except OSError:  # a name the file system cannot look up: the lookup of the target says so
+        return False
+    folder_name, first = games[0][0].name, games[0][1]
+    diags.append(error("CS005", f"'{target}' is a second game: this program's game is '{folder_name}' ({first})",
+                       _string_span(span, target),
+                       "a script extends one game: use only that game's name (an expansion's cardscript.toml "
+                       "names it too), or mix another set's cards in with 'play --mix'"))
+    return True
 
 
 def _string_span(span: Span, target: str) -> Span:
@@ -413,7 +450,10 @@ def _lookup(src: Path, target: str, span: Span, root: Path,
         folder = builtin_root() / target
         if not folder.is_dir():
             libs = [p.name for p in builtin_root().iterdir() if p.is_dir()]
-            diags.append(error("CS001", f"no built-in library {target!r}", span, did_you_mean(target, libs)))
+            hint = did_you_mean(target, libs)
+            if (src.parent / target).exists():  # a name without '/' or '.' is a built-in library's
+                hint = f"to use {target!r} beside this script, write \"{target}/\" (a folder) or its file name"
+            diags.append(error("CS001", f"no built-in library {target!r}", _string_span(span, target), hint))
             return []
         return [(f, builtin_root()) for f in _scripts_in(folder)]
     at = _string_span(span, target)

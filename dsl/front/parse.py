@@ -180,8 +180,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):
                 hint = "a block label or header needs ':' followed by its statements"
             return error("CS102", msg, Span(filename, line, col, line, col + 1), hint, expected)
         if tok.type == "_INDENT":
-            return error("CS103", "unexpected indentation", Span(filename, line, 1),
-                         "only the abilities of a card and the statements of a block are indented", expected)
+            return _indent_diagnostic(tok, text, filename)
         if tok.type == "_DEDENT":
             return error("CS103", "block ends too early", Span(filename, line, col),
                          "give the block at least one statement, or 'nothing'", expected)
@@ -203,6 +202,9 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):
     if isinstance(exc, UnexpectedCharacters):
         ch = text.splitlines()[line - 1][col - 1:col] if line <= len(text.splitlines()) else "?"
         expected = _expected(exc.allowed or set())
+        if ch and not ch.isascii():  # a look-alike pasted from a word processor or a web page
+            return error("CS101", f"unexpected character {ch!r} ({_unicode_name(ch)})",
+                         Span(filename, line, col, line, col + 1), _lookalike_hint(ch), expected)
         if ch == '"':
             hint = "a quoted name must end on the same line"
         elif _python_like(text, line):
@@ -221,6 +223,53 @@ def _static_first_time(text: str, line: int) -> bool:
     lines = text.splitlines()
     here = lines[line - 1] if 0 < line <= len(lines) else ""
     return re.search(r"\bwhen you [a-z]+\b.*\bfirst time each turn\b", here) is not None
+
+
+def _indent_diagnostic(tok: Token, text: str, filename: str):
+    """CS103 at the line indented deeper than the one before it. Lark gives the indent
+    token the position of the line end before it, so its own line is the token's end."""
+    lines = text.splitlines()
+    line = min(max(tok.end_line or tok.line or 1, 1), max(len(lines), 1))
+    src = lines[line - 1] if lines else ""
+    width = len(src) - len(src.lstrip(" \t"))
+    above = next((lines[n] for n in range(line - 2, -1, -1)
+                  if lines[n].strip() and not lines[n].lstrip().startswith("#")), "")
+    above_width = len(above) - len(above.lstrip(" \t"))
+    return error("CS103", f"unexpected indentation: this line is indented by {width}, the line above by "
+                          f"{above_width}, and that line opens no block",
+                 Span(filename, line, width + 1, line, width + 2),
+                 f"indent it by {above_width}, as the line above; or end the line above with ':' to open a "
+                 "block (only the abilities of a card and the statements of a block are indented)")
+
+
+#: ASCII look-alikes of characters that editors and web pages put in place of the ASCII ones
+_LOOKALIKES = {
+    "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
+    "\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
+    "\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u3000": " ", "\u037e": ";", "\u2024": ".",
+    "\u0430": "a", "\u0435": "e", "\u043e": "o", "\u0440": "p", "\u0441": "c", "\u0445": "x",
+    "\u0443": "y", "\u0456": "i", "\u03bf": "o", "\u03b1": "a",
+}
+
+
+def _unicode_name(ch: str) -> str:
+    import unicodedata
+
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed character')}"
+
+
+def _lookalike_hint(ch: str) -> str:
+    import unicodedata
+
+    plain = _LOOKALIKES.get(ch) or unicodedata.normalize("NFKC", ch)
+    if plain.isascii() and plain.strip():
+        return f"it looks like {plain!r} but is not: type {plain!r} instead (scripts are written in ASCII, " \
+               "apart from quoted names and comments)"
+    if plain == " ":
+        return "it looks like a space but is not: type a plain space instead"
+    if unicodedata.category(ch) in ("Cf", "Zs", "Zl", "Zp"):
+        return "an invisible character: delete it (scripts are written in ASCII, apart from quoted names and comments)"
+    return "scripts are written in ASCII, apart from quoted names and comments: retype this word"
 
 
 def _negative_number(text: str, tok: Token, expected: tuple[str, ...]) -> str:

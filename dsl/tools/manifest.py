@@ -160,7 +160,10 @@ def _read_manifest(path: Path) -> tuple[Manifest | None, list[Diagnostic], str]:
     try:
         text = read_text(path, [path.parent], shown=file)
     except FileProblem as exc:
-        return None, [error(exc.code, exc.message, None, exc.hint)], ""
+        # a byte that is not UTF-8 is shown where it lies, as in a script
+        place = Span(file, exc.line, exc.column, exc.line, exc.column + 1) if exc.line else None
+        hint = exc.hint.replace("the script", "cardscript.toml") if exc.line else exc.hint
+        return None, [error(exc.code, exc.message, place, hint)], ""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -240,7 +243,8 @@ def _short(value: Any, width: int = 80) -> str:
 
 def _brief(e: Any) -> str:
     if e.validator == "type":
-        return f"{_short(e.instance)} is not a {e.validator_value}"
+        kind = str(e.validator_value)
+        return f"{_short(e.instance)} is not {'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
     if e.validator == "pattern":
         return f"{_short(e.instance)} does not have the expected form"
     return e.message if len(e.message) <= 200 else f"{_short(e.instance)} fails {e.validator!r}"

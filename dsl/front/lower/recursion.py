@@ -56,8 +56,9 @@ def always_recursing(sym: Symbols) -> list[Diagnostic]:
     edges = {k: _sure_calls(sig.defn.body, sym, dict(sig.params)) for k, sig in final.items() if sig.defn}
     reported: set[str] = set()
     diags = []
+    cyclic = _on_cycles(edges)  # a search from every effect of a long chain was cubic
     for start in final:
-        if start in reported:
+        if start in reported or start not in cyclic:
             continue
         path = _cycle(start, edges)
         if path is None:
@@ -71,6 +72,50 @@ def always_recursing(sym: Symbols) -> list[Diagnostic]:
             msg = f"effect '{names[0]}' calls itself on every path ({' -> '.join(names)}): it can never finish"
         diags.append(error("CS214", msg, call.span, _HINT))
     return diags
+
+
+def _on_cycles(edges: dict[str, list[tuple[str, A.Call]]]) -> set[str]:
+    """The effects on some cycle of sure calls: the strongly connected components of more
+    than one effect, and the effects that call themselves (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    out: set[str] = set()
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, iter(edges.get(root, [])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, targets = work[-1]
+            step = next(targets, None)
+            if step is not None:
+                target = step[0]
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(edges.get(target, []))))
+                elif target in on_stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    component.append(top)
+                    if top == node:
+                        break
+                if len(component) > 1 or any(t == node for t, _ in edges.get(node, [])):
+                    out.update(component)
+    return out
 
 
 def _cycle(start: str, edges: dict[str, list[tuple[str, A.Call]]]) -> list[tuple[str, A.Call]] | None:

@@ -159,14 +159,21 @@ class ProgramFacts:
     def _emit_closure(self) -> dict[Node, set[str]]:
         """Every event a node may emit, through what it runs (a fixed point)."""
         emits = {k: set(v.events) for k, v in self.info.items()}
-        changed = True
-        while changed:
-            changed = False
-            for k, v in self.info.items():
-                more = set().union(*(emits.get(r, set()) for r in v.runs)) - emits[k]
+        # a worklist over who runs whom: each node is looked at again only when what it runs
+        # grew (sweeping every node until nothing changed took a sweep per link of a chain of
+        # effects: quadratic, 7 s for 1,500 effects calling one another)
+        runners: dict[Node, list[Node]] = {}
+        for k, v in self.info.items():
+            for r in v.runs:
+                runners.setdefault(r, []).append(k)
+        todo = [k for k, e in emits.items() if e]
+        while todo:
+            r = todo.pop()
+            for k in runners.get(r, ()):
+                more = emits[r] - emits[k]
                 if more:
                     emits[k] |= more
-                    changed = True
+                    todo.append(k)
         return emits
 
     def body_emits(self, body: A.Body) -> tuple[set[str], dict[str, str]]:

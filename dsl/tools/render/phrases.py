@@ -199,8 +199,9 @@ class Phrases:
                 return where + "among " + joiner.join(self.zone(z, ctx) for z in sel.zones)
             if moving or not any(self.controlled(z) for z in sel.zones):
                 zones = [self.zone(z, ctx) for z in sel.zones]
-                owner = sel.zones[0].owner
-                if len(zones) > 1 and owner in ("you", "them") and all(z.owner == owner for z in sel.zones):
+                owners = {z.owner for z in sel.zones if isinstance(z, A.ZoneRef)}  # every one is, here
+                owner = owners.pop() if len(owners) == 1 else ""
+                if len(zones) > 1 and owner in ("you", "them"):
                     # one possessive for the list, as cards print it: "your hand or discard pile"
                     mine = "your " if owner == "you" else "their "
                     zones = [zones[0]] + [z.removeprefix(mine) for z in zones[1:]]
