@@ -171,3 +171,27 @@ def test_a_chain_that_closes_on_itself_is_still_cs214_once(tmp_path: Path) -> No
     r = _cli("check", str(path))
     assert r.exit_code == 1 and r.output.count("error[CS214]") == 1, r.output
     assert "effect 'e0' calls itself on every path (e0 -> e1 -> " in r.output
+
+
+def test_a_name_in_either_unicode_form_is_the_same_card(tmp_path: Path) -> None:
+    """'Á' typed as one character (NFC) or as 'A' and a combining accent (NFD) looks the
+    same, so it names the same card (before: CS201 unknown card, with a did-you-mean
+    hint that showed the very same name)."""
+    from cardscript.dsl.front.pipeline import compile_game
+
+    composed, decomposed = "\u00c1lvaro", "A\u0301lvaro"
+    script = tmp_path / "x.cards"
+    script.write_text(f'card "{decomposed}": hero, cost 1\n  play: +1 power\n'
+                      f'card "Bet": hero, cost 2\n  play: gain 1 card from the line-up where name of it == "{composed}"\n',
+                      encoding="utf-8")
+    definition, _warnings, _program = compile_game("injustice", extra=[script])
+    assert composed in {c.name for c in definition.cards} and decomposed not in {c.name for c in definition.cards}
+
+
+def test_a_uses_path_is_looked_up_as_written(tmp_path: Path) -> None:
+    """A folder's name is kept byte for byte: a file system may hold it in either form."""
+    from cardscript.dsl.front.build import build
+
+    folder = "A\u0301lvaro/"
+    (uses,) = [i for i in build(f'uses "injustice", "{folder}"\n', "x.cards").items if type(i).__name__ == "Uses"]
+    assert uses.paths[1] == folder

@@ -3,6 +3,7 @@ rule without a builder method, and the small rules every area shares (words, num
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from lark import Token, Transformer, v_args
@@ -11,7 +12,20 @@ from cardscript.dsl.diagnostics import Span
 
 
 def _s(x: Any) -> str:
-    """The text of a STRING token without its quotes; any other item as text."""
+    """The text of a STRING token without its quotes, in Unicode's composed form (NFC);
+    any other item as text. Composed, a name typed as "Á" (one character) and one typed as
+    "A" + a combining accent (two: what some editors and file systems write) are the same
+    card, mark or event, as they look the same. A path (``uses``) is not a name: see
+    :func:`_path`."""
+    if isinstance(x, Token) and x.type == "STRING":
+        text = x[1:-1]
+        return text if text.isascii() else unicodedata.normalize("NFC", text)
+    return str(x)
+
+
+def _path(x: Any) -> str:
+    """The text of a STRING token that names a file or folder, as written: a file system
+    may hold a name in either Unicode form, so it is looked up byte for byte."""
     return x[1:-1] if isinstance(x, Token) and x.type == "STRING" else str(x)
 
 

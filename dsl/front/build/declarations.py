@@ -7,7 +7,7 @@ from lark import Token, v_args
 
 from cardscript.dsl.diagnostics import CompileError, Span, error
 from cardscript.dsl.front import ast as A
-from cardscript.dsl.front.build.base import BuilderBase, _s
+from cardscript.dsl.front.build.base import BuilderBase, _path, _s
 
 
 @v_args(meta=True)
@@ -22,7 +22,7 @@ class DeclarationBuilder(BuilderBase):
         return A.Header(self._sp(meta), c[0], _s(c[1]))
 
     def uses(self, meta, c):
-        return A.Uses(self._sp(meta), tuple(_s(t) for t in c))
+        return A.Uses(self._sp(meta), tuple(_path(t) for t in c))
 
     def players(self, meta, c):
         lo = int(c[0])
