@@ -4,6 +4,8 @@ modifiers (``cards cost 1 less for you``, with no 'this turn')."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from lark import Token, v_args
 
 from cardscript.dsl.front import ast as A
@@ -24,15 +26,13 @@ class StaticRulesBuilder(BuilderBase):
         if isinstance(c[0], A.StaticWhen):  # 'the first time you VERB a TYPE each turn: ...'
             head = c[0]
             return A.StaticWhen(self._sp(meta), head.verb, head.types, body, head.once, head.where)
-        types = next((x for x in c[1:] if isinstance(x, tuple)), ())
-        where = next((x[1] for x in c[1:-1] if isinstance(x, list) and x and x[0] == "where"), None)
+        types, where = _types_and_where(c[1:-1])
         return A.StaticWhen(self._sp(meta), str(c[0]), types, body, where=where)
 
     def static_first(self, meta, c):
         """The head of 'the first time you VERB [a TYPE] [where COND] each turn' (or 'during
         each of your turns'): a StaticWhen with no body yet, its ``once`` the last child."""
-        types = next((x for x in c[1:-1] if isinstance(x, tuple)), ())
-        where = next((x[1] for x in c[1:-1] if isinstance(x, list) and x and x[0] == "where"), None)
+        types, where = _types_and_where(c[1:-1])
         return A.StaticWhen(self._sp(meta), str(c[0]), types, A.Body(self._sp(meta), ()), c[-1], where)
 
     def static_where(self, meta, c):
@@ -55,3 +55,11 @@ class StaticRulesBuilder(BuilderBase):
         names = [str(t) for t in c if isinstance(t, Token) and t.type == "NAME"]
         types = (" ".join(names[:-1]),) if len(names) > 1 else ()
         return A.AttrModifier(self._sp(meta), names[-1], types, _signed(c), c[-1], this_turn=False)
+
+
+def _types_and_where(parts: list[Any]) -> tuple[tuple[str, ...], Any]:
+    """The card types (a tuple) and the ``where`` condition (a ``["where", COND]`` item)
+    among the parts of a static rule's head; ``()`` and None when it has none."""
+    types = next((x for x in parts if isinstance(x, tuple)), ())
+    where = next((x[1] for x in parts if isinstance(x, list) and x and x[0] == "where"), None)
+    return types, where
