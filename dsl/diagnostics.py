@@ -245,6 +245,53 @@ def warning(code: str, message: str, span: Span | None, hint: str = "") -> Diagn
     return Diagnostic("warning", code, message, span, hint or default_hint(code))
 
 
+def span_at(at: str | None) -> Span | None:
+    """The span of a statement from where it is written, ``'file:line:col'`` (a lowered
+    block's ``_at``, a runaway's ``at``), underlining the rest of its line; None for None or
+    text of another shape."""
+    if not at:
+        return None
+    file, _, rest = at.rpartition(":")
+    file, _, line = file.rpartition(":")
+    if not file or not line.isdigit() or not rest.isdigit():
+        return None
+    return Span(file, int(line), int(rest), int(line) + 1, 1)
+
+
+def runaway(message: str, chain: Iterable[str], at: str | None, fallback: Span | None = None) -> Diagnostic:
+    """The CS401 of a game stopped by a runaway chain, a recursion or the step budget
+    (:class:`cardscript.runtime.errors.RunawayError`'s message and chain): placed at ``at``,
+    the statement that was running ('file:line:col', see :func:`runaway_at`), else at
+    ``fallback``, with the chain in the hint."""
+    chain = " -> ".join(chain)
+    hint = f"it was running {chain}; {default_hint('CS401')}" if chain else default_hint("CS401")
+    return error("CS401", message, span_at(at) or fallback, hint)
+
+
+def runaway_position(exc: BaseException) -> str | None:
+    """:func:`runaway_at` of a :class:`cardscript.runtime.errors.RunawayError`, with the
+    built-in games' folder."""
+    from cardscript.dsl.front.loader import builtin_root
+
+    return runaway_at(getattr(exc, "ats", ()), str(builtin_root()))
+
+
+def runaway_at(ats: Iterable[str], builtin: str) -> str | None:
+    """The position to report a runaway at, from the statements it left (innermost first,
+    ``RunawayError.ats``): the innermost one outside the folder ``builtin`` (the built-in
+    games: a chain a user's card starts runs through their rules too, and the user's line
+    is the one to fix), else the innermost one; None when there is none."""
+    import os.path
+
+    ats = list(ats)
+    root = os.path.realpath(builtin)
+    for at in ats:
+        sp = span_at(at)
+        if sp is not None and not os.path.realpath(sp.file).startswith(root + os.sep):
+            return at
+    return ats[0] if ats else None
+
+
 def closest(word: str, choices: Iterable[str]) -> str | None:
     """The choice closest to ``word`` (exact case first, then ignoring case), or None when
     nothing is close."""

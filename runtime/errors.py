@@ -47,14 +47,35 @@ class RunawayError(Exception):
         chain: what was running, outermost first: the actions, triggers ('CARD on "EVENT"
             (file:line)'), abilities and script effects the error passed through on its way
             out; a long chain keeps its first and last entries around a '...'.
+        at: where the script statement running when the game stopped is written,
+            'file:line:col' (the innermost block's statement that the error left), or None
+            when it stopped outside any script block.
+        ats: the positions of the statements it left, innermost first (at most
+            :attr:`MAX_ATS`, each once in a row), so that a report can name the innermost
+            one in a file of the user's rather than of a built-in game.
     """
 
     #: the entries of a long chain kept at its start and at its end
     HEAD, TAIL = 4, 8
+    #: the most statement positions kept (``ats``)
+    MAX_ATS = 64
 
     def __init__(self, message: str, chain: list[str] | None = None):
         super().__init__(message)
         self._inside = list(reversed(chain or []))  # innermost first, as the error leaves them
+        self.ats: list[str] = []
+
+    @property
+    def at(self) -> str | None:
+        return self.ats[0] if self.ats else None
+
+    def leaving(self, at: tuple[str, ...] | None, index: int) -> None:
+        """Record that the error leaves statement ``index`` of a block whose statements are
+        written at ``at`` (``Seq._at``: 'file:line:col' each)."""
+        if at is not None and 0 <= index < len(at) and at[index]:
+            ats = self.ats
+            if len(ats) < self.MAX_ATS and (not ats or ats[-1] != at[index]):
+                ats.append(at[index])
 
     def passing(self, entry: str) -> None:
         """Record that the error leaves ``entry`` (a trigger, an effect) on its way out."""

@@ -145,6 +145,6 @@ def test_a_call_that_would_loop_too_often_is_cs209(tmp_path: Path) -> None:
 
 def test_a_computed_huge_repeat_stops_at_run_time_with_a_diagnostic(tmp_path: Path) -> None:
     res = run(tmp_path, "do:\n  repeat (count all cards in the main-deck * 100): +1 power\n")
-    assert [(c, line) for c, line, _ in errors(res)] == [("CS401", 5)]
+    assert [(c, line) for c, line, _ in errors(res)] == [("CS401", 6)]  # the repeat's line, not the 'do:'
     assert "is more than the bound 1000" in errors(res)[0][2]
     assert HEAD  # the scenario is on Injustice for 2 players

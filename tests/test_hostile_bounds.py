@@ -7,6 +7,7 @@ silent redefinition of a shared effect (docs/language.md, "Limits", "Replacing a
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -178,7 +179,9 @@ def test_the_cli_reports_a_runaway_as_cs401_within_seconds(tmp_path: Path) -> No
     start = time.process_time()
     code, out = _cli("play", str(folder), "--seed", "3", "--bots", "random")
     assert code == 1 and "error[CS401]" in out and "card 'Spinner'" in out and "seed 3" in out, out
-    assert "chain: action 'play' -> play of Spinner" in out
+    assert "hint: it was running action 'play' -> play of Spinner" in out
+    # at the line of the card's ability that ran away, with its excerpt and caret
+    assert re.search(r"game\.rules:\d+:\d+: error\[CS401\]", out) and "play: " + SPIN.split("\n")[0] in out, out
     assert time.process_time() - start < 20
 
 

@@ -31,8 +31,9 @@ def report_failure(row: dict[str, Any], debug: bool) -> int:
     (1 for a runaway chain, CS401; 3 for a bug in cardscript)."""
     where = f"the game of seed {row['seed']} failed; replay it with:\n  {terminal(row['replay'])}"
     if row["error"] == "CS401":
-        chain = " -> ".join(row.get("chain", []))
-        click.echo(terminal(f"error[CS401]: {row['message']}\n  chain: {chain}", keep="\n"), err=True)
+        from cardscript.dsl.diagnostics import render, runaway
+
+        click.echo(render(runaway(row["message"], row.get("chain", []), row.get("at"))), err=True)
         click.echo(where, err=True)
         return 1
     if debug and row.get("traceback"):
@@ -47,6 +48,7 @@ def print_failed(failed: list[dict[str, Any]]) -> None:
     each replay command can be copied whole): seed, error, message, then the command."""
     click.echo(f"{len(failed)} game(s) failed:")
     for f in failed:
-        message = f["message"] if f["error"] == "internal" else f"error[CS401]: {f['message']}"
+        at = f"{f['at']}: " if f.get("at") else ""
+        message = f["message"] if f["error"] == "internal" else f"{at}error[CS401]: {f['message']}"
         click.echo(terminal(f"  seed {f['seed']}: {message}"))
         click.echo(terminal(f"    replay: {f['replay']}"))

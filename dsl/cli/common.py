@@ -62,7 +62,9 @@ def guard(fn: Callable[..., Any]) -> Callable[..., Any]:
             from cardscript.runtime.errors import RunawayError
 
             if isinstance(exc, RunawayError):
-                click.echo(terminal(f"error[CS401]: {exc}\n  chain: {' -> '.join(exc.chain)}", keep="\n"), err=True)
+                from cardscript.dsl.diagnostics import render, runaway, runaway_position
+
+                click.echo(render(runaway(str(exc), exc.chain, runaway_position(exc))), err=True)
                 sys.exit(1)
             internal_error(exc)
 

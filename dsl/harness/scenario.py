@@ -13,7 +13,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from cardscript.dsl.diagnostics import CODES, CompileError, Diagnostic, Span, did_you_mean, error, internal_message
+from cardscript.dsl.diagnostics import (CODES, CompileError, Diagnostic, Span, did_you_mean, error, internal_message,
+                                        runaway, runaway_position)
 from cardscript.dsl.files import walk
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.ast import scenario as S
@@ -360,7 +361,7 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
         res.diagnostics.append(error("CS303", f"a rigged outcome does not fit: {exc}", st.span,
                                      "rig cards that are where the shuffle or pick happens, and faces the dice have"))
     except RunawayError as exc:
-        res.diagnostics.append(error("CS401", str(exc), st.span, " -> ".join(getattr(exc, "chain", []))))
+        res.diagnostics.append(runaway(str(exc), exc.chain, runaway_position(exc), st.span))
     return False
 
 

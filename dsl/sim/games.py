@@ -21,7 +21,7 @@ def play_seed(d: GameDefinition, spec: BatchSpec, seed: int) -> dict[str, Any]:
     """Play the game of ``seed`` and return its row. Never raises for a failing game:
     the failure is the row (``"t": "failed"``, ``"error"``: ``"CS401"`` or ``"internal"``).
     """
-    from cardscript.dsl.diagnostics import internal_message
+    from cardscript.dsl.diagnostics import internal_message, runaway_position
     from cardscript.runtime.agents import make_agents
     from cardscript.runtime.engine import Engine
     from cardscript.runtime.errors import RunawayError
@@ -32,6 +32,7 @@ def play_seed(d: GameDefinition, spec: BatchSpec, seed: int) -> dict[str, Any]:
         res = engine.run()
     except RunawayError as exc:
         return {"t": "failed", "seed": seed, "error": "CS401", "message": str(exc), "chain": exc.chain,
+                "at": runaway_position(exc),
                 "replay": spec.replay_command(seed)}
     except Exception as exc:  # noqa: BLE001 -- a bug in cardscript: reported with its seed, not raised
         return {"t": "failed", "seed": seed, "error": "internal", "message": internal_message(exc),

@@ -28,7 +28,10 @@ class Tally:
     def add(self, row: dict[str, Any]) -> None:
         """Count one row (a finished game, or a failed one)."""
         if row["t"] == "failed":
-            self.failed.append({k: row[k] for k in ("seed", "error", "message", "replay")})
+            failed = {k: row[k] for k in ("seed", "error", "message", "replay")}
+            if row.get("at"):  # where a runaway's script statement is written (CS401)
+                failed["at"] = row["at"]
+            self.failed.append(failed)
             return
         if not self.coop:  # co-operative: outcomes, no winner
             share = 1 / len(row["winners"])  # a shared win counts a share of one

@@ -190,10 +190,10 @@ class Call(Node):
         inner.depth = ctx.depth + 1
         # g.run_nested(body, inner), written out: calls are the most frequent nested runs
         g.nesting += depth
+        first = self._first
         try:
             if g.nesting > MAX_NESTING:
                 g.too_deep(ctx.this)
-            first = self._first
             if first is None or g.tracing:
                 return effect.body.run(g, inner)  # type: ignore[attr-defined]  # lowered: checked at the first call
             # _Seq1.run(body, g, inner), written out: most effects are one statement. What
@@ -203,6 +203,8 @@ class Call(Node):
                 g.out_of_steps(ctx.this)
             return first.run(g, inner)
         except RunawayError as exc:
+            if first is not None:  # the body's one statement, run here rather than by its block
+                exc.leaving(effect.body._at, 0)  # type: ignore[attr-defined]  # lowered: a Seq
             exc.passing(f"effect '{effect.name}'")
             raise
         finally:

@@ -44,12 +44,18 @@ class Seq(Node):
         if g.tracing:
             return self._traced(g, ctx)
         total = 0
-        for s in self.stmts:
-            start = g.clock
-            r = s.run(g, ctx)
-            ctx.did = r
-            ctx.since = start
-            total += r
+        s = None
+        try:
+            for s in self.stmts:
+                start = g.clock
+                r = s.run(g, ctx)
+                ctx.did = r
+                ctx.since = start
+                total += r
+        except RunawayError as exc:
+            # file:line:col for the CS401: the statement is found once raised (no counter per statement)
+            exc.leaving(self._at, next(i for i, x in enumerate(self.stmts) if x is s))
+            raise
         return total
 
     def _traced(self, g: Game, ctx: Ctx) -> int:
@@ -89,7 +95,11 @@ class _Seq1(Seq):
         if g.tracing:
             return self._traced(g, ctx)
         start = g.clock
-        r = self._first.run(g, ctx)
+        try:
+            r = self._first.run(g, ctx)
+        except RunawayError as exc:
+            exc.leaving(self._at, 0)
+            raise
         ctx.did = r
         ctx.since = start
         return 0 + r  # the block's total, as Seq.run sums it
@@ -139,7 +149,11 @@ class _If1(If):
             if g.tracing:
                 return then._traced(g, ctx)
             start = g.clock
-            r: int = then._first.run(g, ctx)
+            try:
+                r: int = then._first.run(g, ctx)
+            except RunawayError as exc:
+                exc.leaving(then._at, 0)
+                raise
             ctx.did = r
             ctx.since = start
             return r
