@@ -13,8 +13,17 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from cardscript.dsl.diagnostics import (CODES, CompileError, Diagnostic, Span, did_you_mean, error, internal_message,
-                                        runaway, runaway_position)
+from cardscript.dsl.diagnostics import (
+    CODES,
+    CompileError,
+    Diagnostic,
+    Span,
+    did_you_mean,
+    error,
+    internal_message,
+    runaway,
+    runaway_position,
+)
 from cardscript.dsl.files import walk
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.ast import scenario as S
