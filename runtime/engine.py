@@ -46,11 +46,22 @@ class Engine:
             raise ValueError(f"{definition.name} is for {lo} to {hi} players, not {seats}")
         if len(agents) != seats:
             raise ValueError(f"{seats} seats need {seats} agents, got {len(agents)}")
-        self.game = Game(definition, seats, agents, seed, log)
+        forecasts = any(getattr(a, "forecasts", False) or getattr(getattr(a, "fallback", None), "forecasts", False)
+                        for a in agents)
+        #: the setup template this game was made from (runtime/game/template.py), or None
+        self._template: Any = None
+        if not log and not forecasts and step_limit >= MAX_STEPS:
+            from cardscript.runtime.game import template
+
+            if template.ENABLED:
+                self._template = template.setup_template(definition, seats, first_player)
+        if self._template is not None:
+            self.game = self._template.new_game(list(agents), seed)
+        else:
+            self.game = Game(definition, seats, agents, seed, log)
         self.game.step_limit = step_limit
         self.first_player = first_player
-        if any(getattr(a, "forecasts", False) or getattr(getattr(a, "fallback", None), "forecasts", False)
-               for a in agents):
+        if forecasts:
             self.game.record(first_player)  # a forecast forks the game (runtime/forecast.py)
 
     def setup(self) -> None:
@@ -59,8 +70,12 @@ class Engine:
         for seat, agent in enumerate(g.agents):
             bind(g, seat, agent)  # a player gets its seat and stream, never the game (issue 13)
         g.emit_log({"t": "setup", "game": g.d.name, "players": g.n, "seed": g.seed})
-        g.active = g.first_player = self.first_player
-        g.d.setup.run(g, Ctx(self.first_player))
+        template, self._template = self._template, None
+        if template is not None:  # the game is in the state of the setup's first statements
+            template.finish(g, Ctx(self.first_player))
+        else:
+            g.active = g.first_player = self.first_player
+            g.d.setup.run(g, Ctx(self.first_player))
         self.first_player = g.first_player  # a setup step may say who goes first
         for text, cond in g.d.warnings:
             if cond.test(g, Ctx(self.first_player)):

@@ -26,6 +26,7 @@ from cardscript.dsl.front.patterns import (
     _replacing,
     _sig,
     builtin_sigs,
+    candidates,
     display,
     tokens_of,
 )
@@ -371,30 +372,6 @@ _MATCHES: dict[tuple[int, int, frozenset[tuple[str, str]]], tuple[A.Call, Any]] 
 _MATCHES_FOR: list[Symbols | None] = [None]
 
 
-#: the signatures (built-ins, then the table's effects, in that order) by their number of
-#: tokens and first word (None: a signature that starts with a parameter), for the table
-#: held (as _MATCHES_FOR holds its own) and its number of effects. A call then tries the
-#: few signatures that can match it, not every one: a program of 4,000 effects chained one to the next took 11 s to
-#: check, 6 of them in the scan of every signature for every call.
-_SIG_INDEX: list[Any] = [None, -1, {}]
-
-
-def _candidates(sym: Symbols, n: int, word: str | None) -> list[EffectSig]:
-    """The signatures of ``n`` tokens that start with ``word`` or with a parameter, in the
-    order of ``builtin_sigs() + sym.effects`` (the last that matches wins)."""
-    if _SIG_INDEX[0] is not sym or _SIG_INDEX[1] != len(sym.effects):
-        index: dict[tuple[int, str | None], list[tuple[int, EffectSig]]] = {}
-        for i, sig in enumerate((*builtin_sigs(), *sym.effects)):
-            head = sig.tokens[0] if sig.tokens else ("slot",)
-            index.setdefault((len(sig.tokens), head[1] if head[0] == "w" else None), []).append((i, sig))
-        _SIG_INDEX[:] = [sym, len(sym.effects), index]
-    index = _SIG_INDEX[2]
-    named, open_ = index.get((n, word), []) if word is not None else [], index.get((n, None), [])
-    if not open_ or not named:
-        return [sig for _, sig in (named or open_)]
-    return [sig for _, sig in sorted(named + open_, key=lambda pair: pair[0])]
-
-
 def match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Match | None, Diagnostic | None]:
     """Resolve a call phrase (memoized per symbol table: lowering and lint ask the same)."""
     if _MATCHES_FOR[0] is not sym:
@@ -433,7 +410,7 @@ def _match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Mat
         # the length and the first word first, inline (as _try would compare them): a program
         # of a thousand effects made each call try every one of them
         n, word = len(v), (v[0][1] if v[0][0] == "w" else None)
-        found = [m for s in _candidates(sym, n, word) if (m := _try(s, v, has_block, params)) is not None]
+        found = [m for s in candidates(sym, n, word) if (m := _try(s, v, has_block, params)) is not None]
         if found:
             return found[-1], None  # the last definition wins: a variant's replaces its game's
     for v in variants:  # '1 card' for 'a card' or '{N} cards', 'a card' for '{N} cards' (dsl/front/agree.py)

@@ -210,3 +210,31 @@ def _replacing(item: A.EffectDef, sig: EffectSig, prev: tuple[int, Span] | None,
         return [error("CS201", f"effect '{sig.display}' replaces nothing: no script it uses defines this pattern",
                       item.span, "remove 'replaces', or write the pattern of the effect to replace")]
     return []
+
+
+#: the signatures (built-ins, then the table's effects, in that order) by their number of
+#: tokens and first word (None: a signature that starts with a parameter), for the table
+#: held (as check._MATCHES_FOR holds its own) and its number of effects. A call then
+#: tries the few signatures that can match it, not every one: a program of 4,000 effects
+#: chained one to the next took 4 s to check, most of it in the scan of every signature
+#: per call.
+_SIG_INDEX: list[Any] = [None, -1, {}]
+
+
+def candidates(sym: Any, n: int, word: str | None) -> list[EffectSig]:
+    """The signatures of ``n`` tokens that start with ``word`` or with a parameter, in the
+    order of ``builtin_sigs() + sym.effects`` (the last that matches wins); ``sym`` is a
+    symbol table (:class:`cardscript.dsl.front.check.Symbols`), of which only ``effects``
+    (its :class:`EffectSig` list) is read."""
+    if _SIG_INDEX[0] is not sym or _SIG_INDEX[1] != len(sym.effects):
+        index: dict[tuple[int, str | None], list[tuple[int, EffectSig]]] = {}
+        for i, sig in enumerate((*builtin_sigs(), *sym.effects)):
+            word_ = sig.tokens[0][1] if sig.tokens and sig.tokens[0][0] == "w" else None
+            index.setdefault((len(sig.tokens), word_), []).append((i, sig))
+        _SIG_INDEX[:] = [sym, len(sym.effects), index]
+    index = _SIG_INDEX[2]
+    named = index.get((n, word), []) if word is not None else []
+    open_ = index.get((n, None), [])
+    if not open_ or not named:
+        return [sig for _, sig in (named or open_)]
+    return [sig for _, sig in sorted(named + open_, key=lambda pair: pair[0])]
