@@ -42,6 +42,7 @@ MATCHING = {
     "Injustice Raven", "Somersault", "Injustice Martian Manhunter", "Sword and Shield", "Cyborg (Earth-1)",
     "Heat Vision", "Injustice Killer Frost", "Running Man Stance", "Injustice The Atom", "Injustice Parasite",
     "Flying Ground Slam", "Injustice Nightwing", "Green Lantern Power Ring", "The Dark Knight",
+    "Injustice Lex Luthor",
     # Justice League Dark
     "Billy Batson, Chosen", "Floronic Man, Woodrue", "Magical Shield", "Zatanna Zatara", "Mystic Ritual",
     "Sealed Defense", "Raeppasid", "Houdini Key", "New Avatar of the Green", "Black Adam, Corrupted",
@@ -66,7 +67,6 @@ MATCHING = {
 # |                               | resolves (a choice, then damage), printed "destroys it unless they take   |
 # |                               | damage equal to its cost" (an effect wrapping it would call Injustice's    |
 # |                               | damage, which a mix into Justice League Dark cannot take).                |
-# | Injustice Lex Luthor          | "3 Equipment" reads "3 Equipment cards".                                  |
 # | Injustice Hawkgirl            | "When you gain a card, if it has Attack, ...": a trigger on "gain" with a  |
 # |                               | condition, printed "You may put Attack cards you gain ..." (its second    |
 # |                               | ability reads as printed, through `printed event`).                       |
@@ -89,8 +89,8 @@ MATCHING = {
 # | Mordru                        | "(without its condition)" and "the Transformed card goes                  |
 # |                               | to your discard pile" are reminder text.                                  |
 # | Shazam! Champion of Magic     | "Revert: If there are no Super Powers in your discard pile → ...": a      |
-# |                               | condition has no printed template ("If the number of Super Power cards in |
-# |                               | your discard pile is 0, revert this card").                               |
+# |                               | condition has no printed template ("If the number of Super Powers in your |
+# |                               | discard pile is 0, revert this card").                                    |
 # | Hero Dice – Batman            |                                                                           |
 # | Gray Die, Batmobile Marker,   | components: the quote is the rulebook's component list ("7 dice: 3x gray, |
 # | Target Marker, Damage Marker, | 4x black", "5 Team markers", ...); they have no abilities.                |

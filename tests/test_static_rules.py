@@ -136,7 +136,7 @@ def test_a_static_mark_reading_itself_does_not_loop(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- computed attributes
 def test_computed_vp_renders_the_printed_sentence_and_a_star(rendered: dict[str, dict]) -> None:
     card = rendered["Watchtower Archivist"]
-    assert card["text"] == "+1 Power. This card is worth 1 VP for each Equipment card in your deck."
+    assert card["text"] == "+1 Power. This card is worth 1 VP for each Equipment in your deck."
     assert card["attributes"]["vp"] == "*"
 
 

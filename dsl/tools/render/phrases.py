@@ -21,6 +21,7 @@ from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import Symbols, collect
 from cardscript.dsl.front.loader import Program
 from cardscript.dsl.tools.render.english import and_list, article, quoted, third_person, title
+from cardscript.dsl.tools.render.english import plural as english_plural
 from cardscript.dsl.tools.render.templates import Arg, fill
 
 Phrase = Callable[[bool], str]  # a selector waiting to be rendered (argument: 'moving', for from/in)
@@ -151,8 +152,9 @@ class Phrases:
         others = [k for k in kinds if k not in self.sym.types]
         word = "cards" if plural else "card"
         if types and not others:
-            names = " or ".join(self.names.get(t, title(t)) for t in types)
-            return f"{names} {word}" if plural else names
+            if plural:  # a type's printed plural ("Locations"; an uncountable noun stays as it is)
+                return " or ".join(english_plural(self.names.get(t, title(t))) for t in types)
+            return " or ".join(self.names.get(t, title(t)) for t in types)
         quals = " or ".join(self.names.get(k, title(k)) for k in others + types)
         return f"{quals} {word}".strip()
 

@@ -1,7 +1,7 @@
 """Static rules of passive abilities in words (issue 12, cards2 area): the printed
 "Ongoing:" lines — "Your Heroes have +1 Power.", "Cards cost 1 less for you.",
 "Each foe is marked “cannot avoid”." — and static triggers ("Whenever you gain a Hero, ...");
-computed attributes ("This card is worth 1 VP for each Equipment card in your deck.")."""
+computed attributes ("This card is worth 1 VP for each Equipment in your deck.")."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ class StaticRender(Statements):
         return " ".join(filter(None, out))
 
     def computed(self, c: A.ComputedAttr) -> str:
-        """"This card is worth 1 VP for each Equipment card in your deck." for an attribute
+        """"This card is worth 1 VP for each Equipment in your deck." for an attribute
         the game's ``score:`` reads (the card's printed value is "*"); "This card's Cost is
         1 for each ..." for any other."""
         name = c.attr.upper() if len(c.attr) <= 2 else title(c.attr)
@@ -58,7 +58,7 @@ class StaticRender(Statements):
         if count is None:
             value = self.expr(c.value, Ctx())
             return sentence(f"this card is worth {value} {name}" if scored else f"this card's {name} is {value}")
-        each = self.cards(count.cards, Ctx(), False).removeprefix("all ").replace(" cards", " card", 1)
+        each = self.singular(count.cards, Ctx())  # "for each Equipment in your deck", as '+1 Power for each' reads
         return sentence(f"this card is worth {per} {name} for each {each}" if scored
                         else f"this card's {name} is {per} for each {each}")
 
