@@ -120,3 +120,38 @@ def test_zones_read_as_the_cards_name_them(injustice: dict[str, str]) -> None:
     assert "from the Line-Up" in injustice["Green Lantern Power Ring"]
     assert injustice["Mallet Bomb"].startswith("Play the top card of the main deck.")
     assert not [t for t in injustice.values() if re.search(r"\b(your|their) discard(?! pile)|Line Up|Main Deck", t)]
+
+
+def test_unknown_mark_is_cs201_with_a_hint(tmp_path: Path) -> None:
+    errors = compile_errors(tmp_path, 'printed mark "kod" as "you are out"\n')
+    assert [(d.code, d.message) for d in errors] == [
+        ("CS201", "unknown mark 'kod': no script marks a player or a card with it, or reads it")]
+    assert "ko'd" in (errors[0].hint or "")
+
+
+def test_a_mark_reads_as_printed_in_a_passive_and_an_active_ability(tmp_path: Path) -> None:
+    """'printed mark "M" as "TEXT"': "Ongoing: Your Attacks can't be avoided." for a passive
+    'mark you "M"', "TEXT this turn" for a statement; another player's mark keeps its name."""
+    game = tmp_path / "game.rules"
+    game.write_text(
+        """game "Marks"
+players 1 to 2
+abilities play, ongoing
+passive ongoing in played
+zone deck: per player
+zone played: per player, play zone, active
+printed mark "unstoppable" as "your Attacks can't be avoided"
+card "Relentless": hero
+  play: mark you "unstoppable" this turn
+  ongoing: mark you "unstoppable"
+card "Taunt": hero
+  play: mark each foe "unstoppable" this turn
+turn:
+  if you are marked "unstoppable": nothing
+""",
+        encoding="utf-8",
+    )
+    cards = {c.name: c for c in render_program(load(str(game)))}
+    assert cards["Relentless"].paragraphs == ("Your Attacks can't be avoided this turn.",
+                                              "Ongoing: Your Attacks can't be avoided.")
+    assert cards["Taunt"].text == "Mark each foe “unstoppable” this turn."  # not "your Attacks ..."

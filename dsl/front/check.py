@@ -77,6 +77,8 @@ class Symbols:
     printed_counters: dict[str, A.PrintedForm] = field(default_factory=dict)
     printed_events: dict[str, A.PrintedForm] = field(default_factory=dict)
     printed_zones: dict[str, A.PrintedForm] = field(default_factory=dict)
+    #: mark -> how 'you are marked "MARK"' reads on a card ('printed mark "M" as "TEXT"')
+    printed_marks: dict[str, A.PrintedForm] = field(default_factory=dict)
     scenario_steps: list[Any] = field(default_factory=list)
     quiet_events: list[str] = field(default_factory=list)
     quiet_counters: list[tuple[str, Span]] = field(default_factory=list)
@@ -242,7 +244,8 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
             elif isinstance(item, A.PrintedLabel):
                 sym.printed_labels[item.label] = item
             elif isinstance(item, A.PrintedForm):
-                forms = {"counter": sym.printed_counters, "event": sym.printed_events, "zone": sym.printed_zones}
+                forms = {"counter": sym.printed_counters, "event": sym.printed_events, "zone": sym.printed_zones,
+                         "mark": sym.printed_marks}
                 forms[item.kind][item.name] = item
             elif isinstance(item, A.Remove):
                 removed[(item.kind, item.name)] = item.span

@@ -111,7 +111,9 @@ class PrintedForm(Node):
     """``printed counter NAME as "TEMPLATE"`` (kind ``counter``: how ``+N NAME`` reads on a
     card, ``{N}`` the amount) or ``printed event "NAME" as "TEMPLATE"`` (kind ``event``: how
     a trigger on the event reads, ``{C}`` "this card" or "a card") or ``printed zone NAME as
-    "TEXT"`` (kind ``zone``: how the zone is named on a card, "discard pile" for ``discard``)."""
+    "TEXT"`` (kind ``zone``: how the zone is named on a card, "discard pile" for ``discard``)
+    or ``printed mark "MARK" as "TEXT"`` (kind ``mark``: how 'you are marked "MARK"' reads,
+    "your Attacks can't be avoided")."""
 
     kind: str
     name: str

@@ -121,6 +121,9 @@ class DeclarationBuilder(BuilderBase):
     def printed_zone(self, meta, c):
         return A.PrintedForm(self._sp(meta), "zone", str(c[0]), _s(c[1]))
 
+    def printed_mark(self, meta, c):
+        return A.PrintedForm(self._sp(meta), "mark", _s(c[0]), _s(c[1]))
+
     # ------------------------------------------------------------ cards
     def card(self, meta, c):
         name = _s(c[0])

@@ -47,8 +47,9 @@ class Lowerer(ZoneLowerer, StaticLowerer):
 
     def printed_forms(self) -> None:
         """CS201 for a ``printed counter`` of no declared counter, a ``printed zone`` of no
-        declared zone and a ``printed event`` of an event that no script emits, listens to
-        or waits for (with a did-you-mean hint)."""
+        declared zone, a ``printed event`` of an event that no script emits, listens to
+        or waits for, and a ``printed mark`` of a mark no script sets or reads (with a
+        did-you-mean hint)."""
         sym = self.sym
         for pf in sym.printed_counters.values():
             if pf.name not in sym.counters:
@@ -56,19 +57,28 @@ class Lowerer(ZoneLowerer, StaticLowerer):
         for pf in sym.printed_zones.values():
             if pf.name not in sym.zones:
                 self.unknown("zone", pf.name, pf.span, sym.zones)
-        if not sym.printed_events:
+        if not sym.printed_events and not sym.printed_marks:
             return
         roots: list[Any] = [sig.defn for sig in sym.effects if sig.defn is not None]
         roots += [*sym.cards.values(), *sym.rules, *sym.setups, *sym.actions, sym.turn, sym.score]
         events = {"play"}
+        marks: set[str] = set()
         for n in _walk(roots):
             if isinstance(n, (A.Emit, A.Delayed, A.Emitted)):
                 events.add(n.event)
             elif isinstance(n, A.Event):
                 events.add(n.name)
+            mark = getattr(n, "mark", None)  # set (Mark) or read (conditions, 'marked' filters)
+            if isinstance(mark, str):
+                marks.add(mark)
         for pf in sym.printed_events.values():
             if pf.name not in events:
                 self.unknown("event", pf.name, pf.span, sorted(events))
+        for pf in sym.printed_marks.values():
+            if pf.name not in marks:
+                self.err("CS201", f"unknown mark {pf.name!r}: no script marks a player or a card with it, or reads it",
+                         pf.span, did_you_mean(pf.name, sorted(marks))
+                         or "name a mark as a script sets it: 'mark you \"MARK\"', 'you are marked \"MARK\"'")
 
     def keyword_closure(self, direct: set[str]) -> set[str]:
         names = {s.key: s.name for s in self.sym.effects}

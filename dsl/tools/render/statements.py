@@ -176,6 +176,9 @@ class Statements(Phrases):
         turn = " this turn" if s.this_turn else ""
         if s.unmark:
             return f"remove the mark {quoted(s.mark)} from {target}{turn}"
+        printed = self.sym.printed_marks.get(s.mark)
+        if printed is not None and target == "you":  # 'printed mark "M" as "TEXT"': "TEXT this turn"
+            return f"{printed.template}{turn}"
         return f"mark {target} {quoted(s.mark)}{turn}"
 
     def s_resolve(self, s: A.Resolve, ctx: Ctx) -> str:

@@ -38,6 +38,10 @@ class StaticRender(Statements):
         for s in body.stmts:
             if isinstance(s, A.Mark) and not s.unmark and isinstance(s.target, A.PlayerSel):
                 who = self.players(s.target, Ctx())
+                printed = self.sym.printed_marks.get(s.mark)
+                if printed is not None and who == "you":  # 'printed mark "M" as "your Attacks ..."'
+                    out.append(sentence(printed.template))
+                    continue
                 verb = "are" if who in ("you", "they") else "is"
                 out.append(sentence(f"{who} {verb} marked {quoted(s.mark)}"))
             else:
