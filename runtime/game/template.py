@@ -76,6 +76,7 @@ class SetupTemplate:
 
     Attributes:
         base: the game it was built on (a new game shares its fixed layout: ``Game.blank``).
+        outer: the definition's setup block it was built from (``Seq`` of one block per script).
         snapshot: the state after those statements.
         k: how many statements of the first block it covers (at least 1).
         did, since, total: the setup context's 'did' and 'since' after them, and the sum of
