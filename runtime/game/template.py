@@ -105,35 +105,29 @@ class SetupTemplate:
         setup's context, as ``Seq.run`` runs the outer block and the first one."""
         ctx.did, ctx.since = self.did, self.since
         outer = self.outer
-        inner = outer.stmts[0]
-        total = self.total
-        stmts = inner.stmts
-        i = self.k
-        try:
-            while i < len(stmts):
-                start = g.clock
-                r = stmts[i].run(g, ctx)
-                ctx.did = r
-                ctx.since = start
-                total += r
-                i += 1
-        except RunawayError as exc:
-            exc.leaving(inner._at, i)
-            raise
+        total = _run_on(g, ctx, outer.stmts[0], self.k, self.total)
         # the first block is done: the outer block records its total, then runs the others
         ctx.did, ctx.since = total, self.outer_start
-        rest = outer.stmts
-        j = 1
-        try:
-            while j < len(rest):
-                start = g.clock
-                r = rest[j].run(g, ctx)
-                ctx.did = r
-                ctx.since = start
-                j += 1
-        except RunawayError as exc:
-            exc.leaving(outer._at, j)
-            raise
+        _run_on(g, ctx, outer, 1, 0)
+
+
+def _run_on(g: Game, ctx: Ctx, block: Any, i: int, total: int) -> int:
+    """The statements of ``block`` from the ``i``-th on, as ``Seq.run`` runs them ('did' and
+    'since' after each, the position of a runaway's statement); returns ``total`` plus their
+    results."""
+    stmts = block.stmts
+    try:
+        while i < len(stmts):
+            start = g.clock
+            r = stmts[i].run(g, ctx)
+            ctx.did = r
+            ctx.since = start
+            total += r
+            i += 1
+    except RunawayError as exc:
+        exc.leaving(block._at, i)
+        raise
+    return total
 
 
 def setup_template(d: Any, seats: int, first_player: int) -> SetupTemplate | None:
