@@ -122,6 +122,16 @@ def test_hover_on_a_zone_shows_its_printed_name():
     assert "printed as: discard pile" in zone.doc
 
 
+def test_hover_on_a_mark_shows_its_printed_form():
+    tour = Path(__file__).resolve().parent.parent / "examples" / "language-tour" / "ongoing.cards"
+    text = read_text(tour)
+    an = analyse(tour, text)
+    line, col = _find(text.splitlines(), 'ongoing: mark you "attacks')
+    mark = F.target_at(an, line, col + len('ongoing: mark you "'))
+    assert mark is not None and mark.kind == "mark" and mark.name == "attacks can't be avoided"
+    assert "printed as: your Attacks can't be avoided" in mark.doc
+
+
 def _find(lines: list[str], needle: str) -> tuple[int, int]:
     for n, line in enumerate(lines):
         if needle in line:

@@ -132,10 +132,11 @@ def target_at(an: Analysis, line: int, col: int) -> Target | None:
         card = sym.cards.get(name) or next((c for c in sym.cards.values() if c.name == name), None)
         if card is not None:
             return _card_target(an, card)
-        form = sym.printed_events.get(name)  # an event with a printed form: how a trigger on it reads
+        # an event or a mark with a printed form: how a trigger on it, or the mark, reads
+        form = sym.printed_events.get(name) or sym.printed_marks.get(name)
         if form is None:
             return None
-        return Target("event", name, f"event “{name}”\n\nprinted as: {form.template}",
+        return Target(form.kind, name, f"{form.kind} “{name}”\n\nprinted as: {form.template}",
                       None if form.span.file == "<built-in>" else form.span)
     item, call = _call_at(an.script, line + 1, col + 1)
     if isinstance(item, A.EffectDef) and item.span.line == line + 1:
