@@ -59,8 +59,8 @@ def test_static_rules_format_canonically_and_idempotently() -> None:
 def test_static_rules_render_as_the_printed_ongoing_line(rendered: dict[str, dict]) -> None:
     assert rendered["Regime Commander"]["text"] == "Ongoing: Your Villains have +1 Power."
     assert rendered["Black Market Dealer"]["text"] == "+1 Power. Ongoing: Cards cost 1 less for you."
-    assert rendered["Relentless Assault"]["text"] == \
-        "+2 Power. Ongoing: You are marked “attacks can't be avoided”."
+    # the tour's 'printed mark "attacks can't be avoided" as "your Attacks can't be avoided"'
+    assert rendered["Relentless Assault"]["text"] == "+2 Power. Ongoing: Your Attacks can't be avoided."
 
 
 def test_a_static_trigger_with_another_body_renders_as_whenever(tmp_path: Path) -> None:
