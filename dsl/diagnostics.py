@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
@@ -281,8 +282,6 @@ def runaway_at(ats: Iterable[str], builtin: str) -> str | None:
     ``RunawayError.ats``): the innermost one outside the folder ``builtin`` (the built-in
     games: a chain a user's card starts runs through their rules too, and the user's line
     is the one to fix), else the innermost one; None when there is none."""
-    import os.path
-
     ats = list(ats)
     root = os.path.realpath(builtin)
     for at in ats:

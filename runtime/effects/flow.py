@@ -44,7 +44,6 @@ class Seq(Node):
         if g.tracing:
             return self._traced(g, ctx)
         total = 0
-        s = None
         try:
             for s in self.stmts:
                 start = g.clock

@@ -369,7 +369,6 @@ class Cards(Node):
         low = 1 if q == "one" else 0
         return choose_cards(g, ctx.you, pool, low, high, self.purpose, self.prefer, ctx)
 
-
     def _single(self, g: Game, ctx: Ctx) -> list[int]:
         """The cards of 'it', 'this', 'the top/bottom N cards of ZONE', before any filter."""
         k = self.kind

@@ -6,7 +6,7 @@ whose setup then runs on from the first statement that needs the seed.
 
 The template covers the leading statements of the first script's ``setup:`` block (the
 definition's setup is a block of one block per script, ``Seq[Seq[...]]``). Building it runs
-those statements on a game whose RNG and agents refuse to be used (:class:`_Refused`): the
+those statements on a game whose RNG and agents refuse to be used (:class:`_Refusing`): the
 template ends before the first statement that touches them, or that leaves a local mark
 or a 'let' value in the setup's context, or raises anything. :meth:`SetupTemplate.finish`
 then runs the rest exactly as :meth:`Seq.run <cardscript.runtime.effects.flow.Seq.run>`
@@ -37,29 +37,9 @@ class _Refused(BaseException):
     take it for its own)."""
 
 
-class _RefusingRandom(random.Random):
-    """An RNG that refuses every draw and every copy of its state."""
-
-    def random(self) -> float:
-        raise _Refused
-
-    def getrandbits(self, k: int) -> int:
-        raise _Refused
-
-    def getstate(self) -> Any:
-        raise _Refused
-
-    def seed(self, *args: Any, **kw: Any) -> None:
-        if getattr(self, "_ready", False):
-            raise _Refused
-        super().seed(0)
-        self._ready = True
-
-
-class _RefusingAgent:
-    """An agent that refuses to be bound or asked."""
-
-    name = "template"
+class _Refusing:
+    """The template game's RNG and its agents: any use of one (a draw, a shuffle, an agent
+    bound or asked) raises :class:`_Refused`."""
 
     def __getattr__(self, name: str) -> Any:
         raise _Refused
@@ -151,9 +131,9 @@ def _build(d: Any, seats: int, first_player: int) -> SetupTemplate | None:
     if type(outer) not in _BLOCKS or not outer.stmts or type(outer.stmts[0]) not in _BLOCKS:
         return None
     inner = outer.stmts[0]
-    refusing: list[Any] = [_RefusingAgent() for _ in range(seats)]
+    refusing: list[Any] = [_Refusing() for _ in range(seats)]
     g = Game(d, seats, refusing, 0, log=False)
-    g._rng, g._rng_shared = _RefusingRandom(), False
+    g._rng, g._rng_shared = _Refusing(), False  # type: ignore[assignment]  # refuses every draw
     g.active = g.first_player = first_player
     ctx = Ctx(first_player)
     # Seq.run of the outer block, then of the first: each adds its statements to the steps
@@ -166,8 +146,8 @@ def _build(d: Any, seats: int, first_player: int) -> SetupTemplate | None:
         start = g.clock
         try:
             r = stmt.run(g, ctx)
-        except BaseException:  # noqa: BLE001 -- refused, or anything else: the template ends before it
-            break
+        except (_Refused, Exception):  # noqa: BLE001 -- refused, or anything else: the template ends before it
+            break  # (a KeyboardInterrupt is not taken: it stops the program, as anywhere)
         ctx.did, ctx.since = r, start
         total += r
         if g.decisions or ctx.vars or ctx.frames != [{}] or g.steps > g.step_limit:
