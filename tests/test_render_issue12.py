@@ -101,3 +101,17 @@ def test_end_of_turn_trigger(texts: dict[str, str], tour: dict[str, str]) -> Non
     assert texts["Scout"] == "At the end of your turn, draw a card for each card you gained this turn."
     assert "At the end of your turn, draw a card for each card you gained this turn with a different name" \
         in tour["Talent Scout"]
+
+
+def test_a_card_named_with_an_english_word_leaves_the_word_alone(tmp_path: Path) -> None:
+    """A card named "A" (or "It") is still printed by its name where it is named, but the
+    words "a" and "it" of other cards' text stay English words: "Draw a card", never
+    "Draw A card" (a fan set's bug report)."""
+    (tmp_path / "cards.cards").write_text('expansion "Words"\nuses "injustice"\n\n'
+                                          'card "A": hero, cost 3, vp 1\n  play: draw a card\n'
+                                          'card "It": hero, cost 2, vp 1\n  play: +1 power; destroy it\n'
+                                          'card "Tough": hero, cost 3, vp 1\n  play: each foe gains a weakness\n')
+    texts = {c.name: c.text for c in render_program(load(str(tmp_path)))}
+    assert texts["A"] == "Draw a card."
+    assert texts["It"] == "+1 Power. Destroy it."
+    assert texts["Tough"] == "Each foe gains a Weakness."  # a one-word card name that is no English glue word

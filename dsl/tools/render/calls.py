@@ -12,7 +12,7 @@ from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import EffectSig, _flatten, match_call
 from cardscript.dsl.front.loader import Program
 from cardscript.dsl.tools.render.blocks import BlockBindings
-from cardscript.dsl.tools.render.english import quoted, sentence, title
+from cardscript.dsl.tools.render.english import FUNCTION_WORDS, quoted, sentence, title
 from cardscript.dsl.tools.render.phrases import PLURAL_PLAYERS, Ctx, Holder
 from cardscript.dsl.tools.render.statements import Statements
 from cardscript.dsl.tools.render.templates import PLACEHOLDER, Arg, fill
@@ -115,7 +115,7 @@ class Calls(Statements):
         while i < len(words):
             for n in range(min(4, len(words) - i), 0, -1):
                 key = " ".join(words[i:i + n])
-                if key in self.names:
+                if key in self.names and (n > 1 or key not in FUNCTION_WORDS):
                     out.append(self.names[key])
                     i += n
                     break
