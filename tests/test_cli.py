@@ -155,3 +155,15 @@ def test_check_json_format(tmp_path):
     assert r.exit_code == 1
     (d,) = json.loads(r.output)
     assert d["code"] == "CS101" and d["span"]["line"] == 1
+
+
+def test_failed_expectation_says_when_an_attribute_has_no_card(tmp_path):
+    """'name of the top card of your deck' on an empty deck is no card's name: the message
+    says so, instead of a bare 0 that reads like the card's value (a fan author's report)."""
+    f = tmp_path / "empty.scenario"
+    f.write_text('scenario "empty"\nuses "injustice"\nplayers 2\ndo: move all cards from your deck to the box\n'
+                 'expect name of the top card of your deck == "Punch"\n')
+    r = run("test", str(f))
+    assert r.exit_code == 1
+    assert "empty.scenario:5:1: error[CS301]" in r.output
+    assert "left side is 0 (no card: the name of nothing), right side is 'Punch'" in r.output

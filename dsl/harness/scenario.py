@@ -388,11 +388,20 @@ def _agent(g: Game) -> ScenarioAgent:
 def _explain(g: Game, ctx: Ctx, compiled: Any, them: int | None) -> str:
     who = f" (for P{them + 1})" if them is not None else ""
     if isinstance(compiled, E.Compare):
-        left, right = compiled.left.evaluate(g, ctx), compiled.right.evaluate(g, ctx)
-        return f"left side is {left!r}, right side is {right!r}{who}"
+        return f"left side is {_side(g, ctx, compiled.left)}, right side is {_side(g, ctx, compiled.right)}{who}"
     if isinstance(compiled, E.WinnerIs):
         return f"winners: {', '.join(f'P{p + 1}' for p in g.winners) or 'none yet (add a finish step)'}"
     return who.strip()
+
+
+def _side(g: Game, ctx: Ctx, expr: Any) -> str:
+    """One side of a failed comparison as the message shows it: its value, and when it is
+    an attribute of a card that is not there ('name of the top card of their deck' on an
+    empty deck), that no card was found, so that a 0 does not read as the card's value."""
+    value = expr.evaluate(g, ctx)
+    if isinstance(expr, E.AttrOf) and not expr._it and not expr.card.cards(g, ctx):
+        return f"{value!r} (no card: the {expr.attr} of nothing)"
+    return repr(value)
 
 
 def scenario_files(paths: Iterable[str | PathLike[str]] | str | PathLike[str]) -> list[Path]:
