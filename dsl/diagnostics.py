@@ -123,6 +123,10 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS305": ("setup step out of place",
               'scenario "Late"\nuses "GAME"\nplayers 2\n\ndo: draw a card\nsetup answer "choose": 0',
               "put 'setup answer' and 'setup rig' lines above every other step: the setup runs first"),
+    "CS306": ("scenario move found fewer cards",
+              'scenario "Short"\nuses "GAME"\nplayers 2\n\ndo: move 1 "NAME" from the box to your hand',
+              "the cards are not where the move looks: name the zone they are in (see the game's setup), "
+              "or move fewer"),
     "CS401": ("runaway trigger chain",
               'scenario "Loop"\nuses "GAME"\nplayers 2\n\neffect ping:\n  emit "ping"\nwhen "ping": ping\n\n'
               "do:\n  ping",

@@ -174,6 +174,35 @@ def test_setup_step_after_a_step_of_play(tmp_path: Path) -> None:
     assert res.diagnostics[0].hint.startswith("move it above line 5")
 
 
+def _warnings(res: object) -> list[tuple[str, int, str, str]]:
+    return [(d.code, d.span.line if d.span else 0, d.message, d.hint) for d in res.diagnostics  # type: ignore[attr-defined]
+            if d.severity == "warning"]
+
+
+def test_a_move_of_named_cards_that_finds_fewer_warns_where_they_are(tmp_path: Path) -> None:
+    """A scenario's own 'move 1 "NAME" from ZONE' that finds no card there (the card is in
+    another zone after setup) is a CS306 warning at its line, saying where the cards are:
+    the scenario still runs, and still passes when its expectations hold."""
+    res = run(tmp_path, 'do:\n  move 1 "Weakness" from the box to your hand\n  move 1 "Weakness" from the weakness-stack to your hand\n'
+                        'expect count all "Weakness" in your hand == 1\n')
+    assert res.passed and errors(res) == []
+    (code, line, msg, hint), = _warnings(res)
+    assert (code, line, msg) == ("CS306", 6, 'this move found 0 of the 1 "Weakness" it names')
+    assert hint.startswith('cards named "Weakness" are now in: P1 hand (1), weakness-stack (19)')  # after the block
+
+
+def test_a_move_that_finds_every_card_it_names_is_silent(tmp_path: Path) -> None:
+    res = run(tmp_path, 'do:\n  move all cards from your hand to the box\n  move 2 "Light Punch" from your deck to your hand\n'
+                        '  move all "Weakness" from the box to your hand\n'
+                        'expect count all cards in your hand == 2\n')
+    assert res.passed and _warnings(res) == []
+
+
+def test_a_short_move_in_a_do_block_of_one_statement(tmp_path: Path) -> None:
+    res = run(tmp_path, 'do: move 3 "Vulnerability" from the main-deck to your hand\n')
+    assert [(c, line, m) for c, line, m, _ in _warnings(res)] == [("CS306", 5, 'this move found 0 of the 3 "Vulnerability" it names')]
+
+
 # ---------------------------------------------------------------- 5. traced logs
 TRACED = Path(__file__).parent / "scenarios" / "language" / "scenario-format-traced-log.scenario"
 

@@ -43,7 +43,9 @@ def scenario_outcome(path: str, text: bool, verbose: bool) -> dict[str, Any]:
     if text:
         mark = "PASS" if res.passed else "FAIL"
         lines.append(terminal(f"{mark}  {res.name}  ({path})"))
-        if not res.passed:
+        if res.passed:  # a passing scenario still shows its warnings (a step that did less than it says)
+            lines += [render(d, res.sources) for d in res.diagnostics if d.severity == "warning"]
+        else:
             lines += [render(d, res.sources) for d in res.diagnostics]
             if verbose and res.definition is not None:
                 from cardscript.dsl.cli.logfmt import traced_lines

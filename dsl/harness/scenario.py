@@ -23,6 +23,8 @@ from cardscript.dsl.diagnostics import (
     internal_message,
     runaway,
     runaway_position,
+    span_at,
+    warning,
 )
 from cardscript.dsl.files import walk
 from cardscript.dsl.front import ast as A
@@ -148,7 +150,7 @@ def _run(path: Path, res: ScenarioResult, trace: bool = False) -> ScenarioResult
             who = low.players(st.players, {}) if st.players is not None else None
             steps.append((st, (who, low.cond(st.cond, {}))))
         elif isinstance(st, A.DoStep):
-            steps.append((st, low.body(st.body, {})))
+            steps.append((st, _watched(low.body(st.body, {}))))
         elif isinstance(st, A.Seed):
             seed = st.value
         elif isinstance(st, S.SetupStep):
@@ -313,6 +315,7 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
         elif isinstance(st, A.DoStep):
             g.event_counts.clear()
             compiled.run(g, Ctx(g.active, frames=[{}]))
+            _short_moves(g, compiled, res)
         elif isinstance(st, A.NextTurn):
             g.event_counts.clear()
             # The first 'next turn' (or the first after 'active seat N') plays the active
@@ -372,6 +375,61 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
     except RunawayError as exc:
         res.diagnostics.append(runaway(str(exc), exc.chain, runaway_position(exc), st.span))
     return False
+
+
+class _CountedMove(E.Node):
+    """A move written at the top of a do-step that names how many cards it moves
+    (``move 1 "NAME" from the box to your hand``): it runs the move, and keeps how many
+    it moved when that was fewer, for a CS306 warning. A game effect that finds fewer
+    cards is a rule of play; a scenario's own step that does is most often a card looked
+    for in the wrong zone, which would make the rest of the scenario test something else."""
+
+    __slots__ = ("at", "move", "moved", "wanted")
+
+    def __init__(self, move: Any, wanted: int, at: str | None):
+        self.move, self.wanted, self.at = move, wanted, at
+        self.moved: int | None = None
+
+    def run(self, g: Game, ctx: Ctx) -> int:
+        n: int = self.move.run(g, ctx)
+        if n < self.wanted and self.moved is None:
+            self.moved = n
+        return n
+
+
+def _watched(block: Any) -> Any:
+    """``block`` (a do-step's lowered block) with each of its top-level moves of a number
+    of cards written as digits wrapped in a :class:`_CountedMove`."""
+    stmts = getattr(block, "stmts", None)
+    if not isinstance(block, E.Seq) or not stmts:
+        return block
+    at = block._at or ()
+    for i, s in enumerate(stmts):
+        cards = getattr(s, "cards", None)
+        if isinstance(s, E.Move) and isinstance(cards, E.Cards) and cards.kind == "pick" and \
+                cards.quantity == "n" and isinstance(cards.count, E.Const) and isinstance(cards.count.value, int):
+            stmts[i] = _CountedMove(s, cards.count.value, at[i] if i < len(at) else None)
+    block._first = stmts[0]  # a block of one runs its first statement directly
+    return block
+
+
+def _short_moves(g: Game, block: Any, res: ScenarioResult) -> None:
+    """A CS306 warning for each move of :func:`_watched` that moved fewer cards than it
+    names, saying where cards of that name are now."""
+    for s in getattr(block, "stmts", ()):
+        if isinstance(s, _CountedMove) and s.moved is not None:
+            name = s.move.cards.name
+            hint = "name the zone the cards are in, or move fewer"
+            if name:
+                found = [(g.slot_name(i), sum(g.card_name(c) == name for c in cards))
+                         for i, cards in enumerate(g.slots)]
+                held = ", ".join(f"{where} ({n})" for where, n in found if n)
+                hint = f'cards named "{name}" are now in: {held}; {hint}' if held else \
+                    f'no card named "{name}" is in the game; {hint}'
+            what = f'"{name}"' if name else "card(s)"
+            res.diagnostics.append(warning("CS306", f"this move found {s.moved} of the {s.wanted} {what} it names",
+                                           span_at(s.at), hint))
+            s.moved = None
 
 
 def _queued(answer: Any) -> Any:
