@@ -65,13 +65,22 @@ _NO_LIMIT = 1 << 62
 class _Reads:
     """What a filter reads besides the card's printed data (see :func:`_reads`)."""
 
-    __slots__ = ("counters", "faces", "marks", "mods", "slots")
+    __slots__ = ("counters", "faces", "marks", "mods", "one_slot", "slots")
 
     def __init__(self) -> None:
         self.faces = self.mods = False
         self.slots: list[tuple[int, bool]] = []  # (zone, of 'you' (else shared)) whose cards are counted
         self.counters: list[tuple[int, bool]] = []  # (counter, of 'you' (else shared))
         self.marks: list[tuple[str, bool]] = []  # (mark, this turn) of 'you'
+        #: the one slot when that is all there is (seal()): the key of most gates'
+        #: prefixes ('count all "NAME" in your ZONE'), built without the general walk
+        self.one_slot: tuple[int, bool] | None = None
+
+    def seal(self) -> _Reads:
+        """Fill :attr:`one_slot` once every read is in; returns itself."""
+        if len(self.slots) == 1 and not (self.counters or self.mods or self.marks):
+            self.one_slot = self.slots[0]
+        return self
 
 
 def _reads(node: Any, g: Game, out: _Reads) -> bool:
@@ -127,6 +136,11 @@ def _reads(node: Any, g: Game, out: _Reads) -> bool:
 def _key(g: Game, ctx: Ctx, reads: _Reads, key: tuple[Any, ...]) -> tuple[Any, ...]:
     """``key`` followed by the values of what ``reads`` holds (see :class:`_Reads`)."""
     you = ctx.you
+    one = reads.one_slot
+    if one is not None:
+        z, yours = one
+        base = g.zone_base
+        return key + (tuple(g.slots[base[z] + you if yours else base[z]]),)
     if reads.counters:
         key += tuple([g.get(c, you if yours else 0) for c, yours in reads.counters])
     if reads.mods and g.attr_mods:
@@ -193,7 +207,7 @@ def _gated(sel: Any, g: Game, zones: tuple[tuple[int, bool], ...]) -> tuple[str,
     keyed = bool(prefix) and all(_reads(c, g, first_reads) for c in prefix)
     sized = tuple((z, yours, g.d.zones[z].stack) for z, yours in zones) \
         if keyed and not (sel.name or sel.types or first) else ()  # the pool's size is all the prefix needs
-    return "gated", (zones, reads, (tuple(filters[:first]), prefix, later, hoisted, first_reads if keyed else None,
+    return "gated", (zones, reads, (tuple(filters[:first]), prefix, later, hoisted, first_reads.seal() if keyed else None,
                                     sized))
 
 
@@ -301,6 +315,10 @@ class WindowPlan:
     def _pool(g: Game, ctx: Ctx, zones: tuple[tuple[int, bool], ...]) -> list[int]:
         """The cards a choose sees in its zones, as the selector lists them: each slot from
         the top, only the top card of a stack."""
+        if len(zones) == 1:  # most choices: one zone, its list read once
+            zone, yours = zones[0]
+            cards = g.slots[g.zone_base[zone] + (ctx.you if yours else 0)]
+            return cards[-1:] if g.d.zones[zone].stack else cards[::-1]
         pool: list[int] = []
         for zone, yours in zones:
             cards = g.slots[g.zone_base[zone] + (ctx.you if yours else 0)]
@@ -335,8 +353,13 @@ class WindowPlan:
                     g.steps = start
                     return sel.candidates(g, ctx)
                 key += (h.value, h.steps)
-        if reads.counters:  # _key(), inlined: one call more per pass costs more than the key
-            key += tuple([g.get(c, you if yours else 0) for c, yours in reads.counters])
+        counters = reads.counters
+        if counters:  # _key(), inlined: one call more per pass costs more than the key
+            if len(counters) == 1:  # most filters read one counter ('your power'): no list
+                c, yours = counters[0]
+                key += (g.get(c, you if yours else 0),)
+            else:
+                key += tuple([g.get(c, you if yours else 0) for c, yours in counters])
         if reads.mods and g.attr_mods:
             key += (tuple(map(tuple, g.attr_mods)),)
         if reads.marks:
