@@ -373,16 +373,27 @@ class WindowPlan:
             if len(known) >= KNOWN:
                 known.clear()
             cards = known[key] = {}
-        up = g.face_up if reads.faces else None
         found = []
-        for c in pool:
-            ck = c + c + up[c] if up is not None else c  # the card and, when read, its face
-            seen = cards.get(ck)
-            if seen is None:
-                seen = cards[ck] = self._test_card(g, ctx, sel, c, filters)
-            if seen[0]:
-                found.append(c)
-            steps += seen[1]
+        if reads.faces:  # a card's answer is kept by the card and its face
+            up = g.face_up
+            for c in pool:
+                ck = c + c + up[c]
+                seen = cards.get(ck)
+                if seen is None:
+                    seen = cards[ck] = self._test_card(g, ctx, sel, c, filters)
+                ok, more = seen
+                if ok:
+                    found.append(c)
+                steps += more
+        else:
+            for c in pool:
+                seen = cards.get(c)
+                if seen is None:
+                    seen = cards[c] = self._test_card(g, ctx, sel, c, filters)
+                ok, more = seen
+                if ok:
+                    found.append(c)
+                steps += more
         if g.steps + steps > g.step_limit:  # the selector itself stops the game where it runs out
             g.steps = start
             return sel.candidates(g, ctx)
