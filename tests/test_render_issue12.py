@@ -115,3 +115,13 @@ def test_a_card_named_with_an_english_word_leaves_the_word_alone(tmp_path: Path)
     assert texts["A"] == "Draw a card."
     assert texts["It"] == "+1 Power. Destroy it."
     assert texts["Tough"] == "Each foe gains a Weakness."  # a one-word card name that is no English glue word
+
+
+def test_any_number_of_cards_reads_as_printed(tmp_path: Path) -> None:
+    """'destroy any number of cards from your hand' is printed back as written, not as
+    the 'up to' count it is lowered to."""
+    (tmp_path / "cards.cards").write_text('expansion "Any"\nuses "injustice"\n\n'
+                                          'card "Purge": hero, cost 3, vp 1\n'
+                                          '  play: destroy any number of cards from your hand\n')
+    texts = {c.name: c.text for c in render_program(load(str(tmp_path)))}
+    assert texts["Purge"] == "Destroy any number of cards in your hand."

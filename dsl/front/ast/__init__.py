@@ -100,6 +100,7 @@ from cardscript.dsl.front.ast.scenario import (
     Step,
 )
 from cardscript.dsl.front.ast.selectors import (
+    ANY_NUMBER,
     CardFilter,
     CardSel,
     MarkFilter,
@@ -161,3 +162,4 @@ __all__ += ["Delayed", "Grant", "TriggerOrder", "TriggerWait"]  # the timing are
 
 __all__ += ["AnswerChecked", "AnswerTo", "ExpectError", "ExpectOffered", "SetupStep", "Step"]
 __all__ += ["CameFrom", "Replacement"]  # zones (issue 12)
+__all__ += ["ANY_NUMBER"]

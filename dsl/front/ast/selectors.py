@@ -48,6 +48,11 @@ class CardFilter(Node):
     card: CardSel | None = None  # 'other_name' (issue 12): 'with a different name from CARD'
 
 
+#: the count of "any number of cards": "up to" this many, which no zone holds, so that the
+#: choice may take every candidate (the renderer prints it back as "any number of")
+ANY_NUMBER = 1 << 20
+
+
 class CardSel(Node):
     """Selects cards.
 

@@ -138,6 +138,9 @@ class SelectorBuilder(BuilderBase):
     def q_up_to_param(self, meta, c):
         return ("up to", A.Param(self._sp(meta), str(c[0])))
 
+    def q_any_number(self, meta, c):
+        return ("up to", A.Num(self._sp(meta), A.ANY_NUMBER))
+
     def q_random(self, meta, c):
         return ("random", None)
 

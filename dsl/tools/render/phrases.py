@@ -188,6 +188,8 @@ class Phrases:
             return f"{count} {sel.name}" if q == "n" else f"all {sel.name}"
         plural = q in ("all", "up to", "random n") or (q == "n" and count != "1")
         noun = self.noun(sel, plural)
+        if q == "up to" and isinstance(sel.count, A.Num) and sel.count.value == A.ANY_NUMBER:
+            return f"any number of {noun}"
         return {"one": article(noun), "random": article("random " + noun), "all": f"all {noun}",
                 "each": f"each {noun}", "up to": f"up to {count} {noun}", "n": f"{count} {noun}",
                 "random n": f"{count} random {noun}"}.get(q, noun)
