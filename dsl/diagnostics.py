@@ -42,7 +42,8 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS102": ("unexpected end of line", 'card "Jab":',
               "finish the line: a card needs at least one type or attribute, a label ':' and its statements"),
     "CS103": ("bad indentation", 'card "Jab": hero\n      play: +1 power\n  defense: draw a card',
-              "indent every ability of a card, and every statement of a block, by the same amount"),
+              "indent every ability of a card, and every statement of a block, by the same amount, with spaces "
+              "only (a tab counts as 8 columns)"),
     "CS104": ("nested too deep", 'card "Jab": hero\n  play: +' + "(" * 33 + "1" + ")" * 33 + " power",
               "nest less: move inner statements into an effect of their own, or compute parts of a long "
               "expression with 'let' (docs/language.md, \"Limits\")"),

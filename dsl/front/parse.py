@@ -13,15 +13,20 @@ import functools
 import re
 import sys
 from importlib import resources
-from typing import ClassVar
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import DedentError, Indenter
 from lark.lexer import PatternStr
 
 from cardscript.dsl.diagnostics import CompileError, Span, error
 from cardscript.dsl.front import parser_tables
+from cardscript.dsl.front.indent import (
+    BlockIndenter,
+    IndentMismatch,
+    dedent_diagnostic,
+    indent_diagnostic,
+    missing_indent_diagnostic,
+)
 
 # Friendly names for terminals in "expected one of" lists.
 _TERMINAL_NAMES = {
@@ -33,13 +38,9 @@ _TERMINAL_NAMES = {
 }
 
 
-class _Indenter(Indenter):
-    NL_type = "_NL"
-    OPEN_PAREN_types: ClassVar[list[str]] = ["LPAR", "LBRACE"]
-    CLOSE_PAREN_types: ClassVar[list[str]] = ["RPAR", "RBRACE"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 8
+#: The post-lexer of the parser (kept under this name for the tools and tests that build
+#: a parser of their own).
+_Indenter = BlockIndenter
 
 
 def grammar_text() -> str:
@@ -47,7 +48,7 @@ def grammar_text() -> str:
     return resources.files("cardscript.grammar").joinpath("cardscript.lark").read_text(encoding="utf-8")
 
 
-#: The options of the parser (the post-lexer, :class:`_Indenter`, comes on top).
+#: The options of the parser (the post-lexer, :class:`BlockIndenter`, comes on top).
 OPTIONS = {"parser": "lalr", "lexer": "contextual", "propagate_positions": True, "maybe_placeholders": False}
 
 
@@ -57,13 +58,13 @@ def get_parser() -> Lark:
     grammar in memory when they are missing or were made from another grammar."""
     grammar = grammar_text()
     tables = parser_tables.read()
-    parser = parser_tables.load(tables, grammar, OPTIONS, _Indenter()) if tables is not None else None
+    parser = parser_tables.load(tables, grammar, OPTIONS, BlockIndenter()) if tables is not None else None
     return parser if parser is not None else build_parser()
 
 
 def build_parser() -> Lark:
     """The LALR parser built from the grammar in memory (what the shipped tables must equal)."""
-    return parser_tables.build(grammar_text(), OPTIONS, _Indenter())
+    return parser_tables.build(grammar_text(), OPTIONS, BlockIndenter())
 
 
 def write_tables() -> str:
@@ -124,39 +125,8 @@ def parse(text: str, filename: str = "<string>") -> Tree:
         return get_parser().parse(text)
     except UnexpectedInput as exc:
         raise CompileError([_syntax_diagnostic(exc, text, filename)]) from None
-    except DedentError as exc:
-        found = _dedent_line(text)
-        if found is None:  # the indenter saw what this scan does not: its own words
-            raise CompileError([error("CS103", f"bad indentation: {exc}", Span(filename, 1, 1),
-                                      "indent the lines of one block by the same amount")]) from None
-        line, width, open_widths = found
-        levels = ", ".join(str(w) for w in open_widths)
-        raise CompileError([error(
-            "CS103", f"bad indentation: this line is indented by {width} space(s), which ends no open "
-                     f"block (the open blocks are indented by {levels})",
-            Span(filename, line, width + 1),
-            f"indent it by {' or '.join(str(w) for w in open_widths[-2:])}, as the lines of the block it belongs to")]
-        ) from None
-
-
-def _dedent_line(text: str) -> tuple[int, int, list[int]] | None:
-    """(line, its indent, the indents of the blocks open there) of the first line whose
-    indent goes back to no open block's, or None."""
-    widths = [0]
-    for no, raw in enumerate(text.splitlines(), 1):
-        stripped = raw.lstrip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        w = len(raw) - len(stripped)
-        if w > widths[-1]:
-            widths.append(w)
-        else:
-            open_widths = list(widths)
-            while w < widths[-1]:
-                widths.pop()
-            if w != widths[-1]:
-                return no, w, open_widths
-    return None
+    except IndentMismatch as exc:
+        raise CompileError([dedent_diagnostic(exc, filename)]) from None
 
 
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):
@@ -180,10 +150,13 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):
                 hint = "a block label or header needs ':' followed by its statements"
             return error("CS102", msg, Span(filename, line, col, line, col + 1), hint, expected)
         if tok.type == "_INDENT":
-            return _indent_diagnostic(tok, text, filename)
+            return indent_diagnostic(tok, text, filename)
         if tok.type == "_DEDENT":
-            return error("CS103", "block ends too early", Span(filename, line, col),
+            return error("CS103", "block ends too early", Span(filename, line, col, line, col + 1),
                          "give the block at least one statement, or 'nothing'", expected)
+        missing = missing_indent_diagnostic(tok, text, filename)
+        if missing is not None:
+            return missing
         width = max(1, len(str(tok.value)))
         negative = _negative_number(text, tok, expected)
         if negative:  # 'draw -3 cards': the hint for any other token ("forgot ':'?") misleads
@@ -213,8 +186,9 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):
             hint = "names of zones, counters and types are lower case; UPPER CASE is for parameters"
         return error("CS101", f"unexpected character {ch!r}", Span(filename, line, col, line, col + 1), hint, expected)
     if isinstance(exc, UnexpectedEOF):
-        return error("CS102", "the file ends too early", Span(filename, line, col), "", _expected(set(exc.expected)))
-    return error("CS101", str(exc).splitlines()[0], Span(filename, line, col))
+        return error("CS102", "the file ends too early", Span(filename, line, col, line, col + 1), "",
+                     _expected(set(exc.expected)))
+    return error("CS101", str(exc).splitlines()[0], Span(filename, line, col, line, col + 1))
 
 
 def _static_first_time(text: str, line: int) -> bool:
@@ -223,23 +197,6 @@ def _static_first_time(text: str, line: int) -> bool:
     lines = text.splitlines()
     here = lines[line - 1] if 0 < line <= len(lines) else ""
     return re.search(r"\bwhen you [a-z]+\b.*\bfirst time each turn\b", here) is not None
-
-
-def _indent_diagnostic(tok: Token, text: str, filename: str):
-    """CS103 at the line indented deeper than the one before it. Lark gives the indent
-    token the position of the line end before it, so its own line is the token's end."""
-    lines = text.splitlines()
-    line = min(max(tok.end_line or tok.line or 1, 1), max(len(lines), 1))
-    src = lines[line - 1] if lines else ""
-    width = len(src) - len(src.lstrip(" \t"))
-    above = next((lines[n] for n in range(line - 2, -1, -1)
-                  if lines[n].strip() and not lines[n].lstrip().startswith("#")), "")
-    above_width = len(above) - len(above.lstrip(" \t"))
-    return error("CS103", f"unexpected indentation: this line is indented by {width}, the line above by "
-                          f"{above_width}, and that line opens no block",
-                 Span(filename, line, width + 1, line, width + 2),
-                 f"indent it by {above_width}, as the line above; or end the line above with ':' to open a "
-                 "block (only the abilities of a card and the statements of a block are indented)")
 
 
 #: ASCII look-alikes of characters that editors and web pages put in place of the ASCII ones

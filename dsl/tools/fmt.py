@@ -39,7 +39,8 @@ from lark import Lark, Token, Tree
 from cardscript.dsl.diagnostics import CompileError, InternalError, Span, error
 from cardscript.dsl.files import FileProblem, line_column, normalise, read_bytes, walk, where_byte, write_text
 from cardscript.dsl.front import ast as A
-from cardscript.dsl.front.parse import _Indenter, grammar_text
+from cardscript.dsl.front.indent import BlockIndenter
+from cardscript.dsl.front.parse import grammar_text
 
 #: The column a one-line body may reach before it is broken into a block.
 WIDTH = 120
@@ -53,7 +54,7 @@ _UNARY_SIGN_PARENTS = {"signed_int", "counter_add", "card_counter_add"}
 @functools.lru_cache(maxsize=1)
 def _token_parser() -> Lark:
     """The project grammar, parsed keeping every token (keywords and punctuation too)."""
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", postlex=_Indenter(),
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", postlex=BlockIndenter(),
                 propagate_positions=True, maybe_placeholders=False, keep_all_tokens=True)
 
 
