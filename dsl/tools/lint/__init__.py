@@ -3,7 +3,8 @@
 Run after lowering, on a program without errors (:func:`lint`). Every finding is a
 warning with its own stable code:
 
-* ``CS501`` a trigger that never fires: no rule or effect emits its event;
+* ``CS501`` a trigger that never fires: no rule or effect emits its event (a ``when "E"``,
+  or the verb of an ongoing ``when you VERB ...`` or ``the first time you VERB ...``);
 * ``CS502`` a choice, condition or cost that can never be met: a card selector or a
   ``has`` test naming a type or keyword no card has, a type argument no card has, a
   counter compared with a value outside the counter's bounds (``burn 9`` when the

@@ -72,18 +72,26 @@ class Linter(ProgramFacts):
         return self.diags
 
     def check_triggers_fire(self) -> None:
+        """CS501: a trigger (``when "E"``, an ongoing ``when you VERB ...`` or ``the first time
+        you VERB ...``) or a delayed effect (``at the next "E"``) on an event nothing emits."""
         emitted = {"play"}.union(*(i.events for i in self.info.values()))
         for h in self.handlers():
             if h.event.name not in emitted and h.event.enters is None:  # a zone entry: every move emits it
-                near = [e for e in sorted(emitted) if e.lower() == h.event.name.lower()] or sorted(emitted)
-                self.warn("CS501", f"no rule or effect emits {h.event.name!r}: this trigger never fires",
-                          h.event.span, did_you_mean(h.event.name, near) or "emit the event from a rule or an effect")
-
+                self._never_emitted(h.event.name, "this trigger never fires", h.event.span, emitted)
         for n in self.all_nodes():  # a delayed effect waits for an event the same way (issue 12)
             if isinstance(n, A.Delayed) and n.event not in emitted:
-                near = [e for e in sorted(emitted) if e.lower() == n.event.lower()] or sorted(emitted)
-                self.warn("CS501", f"no rule or effect emits {n.event!r}: this delayed effect never runs",
-                          n.span, did_you_mean(n.event, near) or "emit the event from a rule or an effect")
+                self._never_emitted(n.event, "this delayed effect never runs", n.span, emitted)
+            elif isinstance(n, A.StaticWhen) and n.verb not in emitted:
+                # 'ongoing: when you gian a hero' names its event by a bare verb: a typo there
+                # is as silent at run time as one in 'when "gian"', so it is told the same way
+                you = self.word_span(n.span, "you")  # the verb follows 'you' (it may be 'time')
+                at = self.word_span(Span(n.span.file, you.line, you.end_column or you.column), n.verb)
+                self._never_emitted(n.verb, "this trigger never fires", at, emitted)
+
+    def _never_emitted(self, event: str, what: str, span: Span, emitted: set[str]) -> None:
+        near = [e for e in sorted(emitted) if e.lower() == event.lower()] or sorted(emitted)
+        self.warn("CS501", f"no rule or effect emits {event!r}: {what}", span,
+                  did_you_mean(event, near) or "emit the event from a rule or an effect")
 
     def check_constant_zero(self) -> None:
         """CS506: ``E / 0`` (always 0) and ``E mod 0`` (always E); CS507: a modifier of 0
