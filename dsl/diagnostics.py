@@ -133,7 +133,8 @@ CODES: dict[str, tuple[str, str, str]] = {
               "do:\n  ping",
               "make the trigger conditional or 'first time each turn'"),
     "CS501": ("trigger never fires", 'card "Spy": hero\n  when "spotted": draw a card',
-              "emit the event from a rule or an effect, or fix the event's name"),
+              "emit the event from a rule or an effect, or fix the event's name (in 'when \"EVENT\"', "
+              "'at the next \"EVENT\"', or the verb of an ongoing 'when you VERB ...')"),
     "CS502": ("choice, condition or cost never met",
               'types relic\ncard "Jab": hero\n  play: you may choose a relic from your hand: draw a card',
               "choose by a type or keyword some card has; compare a counter with values inside its bounds"),
