@@ -308,6 +308,29 @@ def closest(word: str, choices: Iterable[str]) -> str | None:
     return close[0] if close else None
 
 
+#: Control words of other programming languages -> how this language says it: the hint of
+#: a statement that starts with one (``else: +1 power``), where the closest effect pattern
+#: ('play {C: cards} {B: block}') would mislead. Words of the language itself, none of a game.
+FOREIGN_WORDS: dict[str, str] = {
+    "else": "write 'otherwise:' (this language's 'else'), on the line right after the 'if'",
+    "elif": "write 'otherwise: if COND: ...' (this language's 'else if'), right after the 'if'",
+    "elsif": "write 'otherwise: if COND: ...' (this language's 'else if'), right after the 'if'",
+    "elseif": "write 'otherwise: if COND: ...' (this language's 'else if'), right after the 'if'",
+    "then": "an 'if' takes ':' where other languages write 'then': 'if COND: ...'",
+    "endif": "a block ends where its indentation ends: remove the line",
+    "endfor": "a block ends where its indentation ends: remove the line",
+    "fi": "a block ends where its indentation ends: remove the line",
+    "foreach": "write 'for each foe: ...', 'for each player: ...' or 'for CARDS: ...'",
+    "while": "loops are bounded: write 'repeat N: ...', or 'if COND: ...' for one test",
+    "unless": "write 'if not COND: ...' (this language's 'unless')",
+}
+
+
+def foreign_word_hint(word: str) -> str:
+    """The hint for a control word of another language (:data:`FOREIGN_WORDS`), or ''."""
+    return FOREIGN_WORDS.get(word.lower(), "")
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """Return 'did you mean "X"?' for the closest choice, or '' when nothing is close."""
     best = closest(word, choices)

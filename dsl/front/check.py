@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cardscript.dsl.diagnostics import Diagnostic, Span, closest, did_you_mean, error
+from cardscript.dsl.diagnostics import Diagnostic, Span, did_you_mean, error
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.agree import agree, corrections, in_digits
 from cardscript.dsl.front.ast.scenario import Step
+from cardscript.dsl.front.hints import unmatched_hint
 from cardscript.dsl.front.patterns import (
     _BUILTIN_SPAN,
     BUILTINS,
@@ -442,14 +443,11 @@ def _match_call(call: A.Call, sym: Symbols, params: dict[str, str]) -> tuple[Mat
                 hint = f"write the number: '{display(one)}'"
             return None, error("CS204", f"'{text}': argument {bad[1]} of '{s.display}' must be {bad[2]}",
                                call.span, hint)
-    skeletons = {_skeleton(s.tokens) + (" : ..." if s.has_block else ""): s for s in sigs}
-    mine = _skeleton(toks) + (" : ..." if has_block else "")
-    best = closest(mine, list(skeletons))  # not did_you_mean's text: a phrase may hold a quote
-    hint = f"did you mean '{skeletons[best].display}'?" if best is not None else ""
-    if not hint:
-        same_verb = [s.display for s in sigs if s.tokens and s.tokens[0] == toks[0]]
-        if same_verb:
-            hint = "effects starting with '" + first + "': " + "; ".join(sorted(same_verb)[:4])
+    def fits(s: EffectSig, t: list[tuple[Any, ...]], block: bool) -> bool:
+        return _try(s, t, block, params) is not None or (
+            (a := agree(s.tokens, t, call.span)) is not None and _try(s, a, block, params) is not None)
+
+    hint = unmatched_hint(toks, has_block, sigs, sym, fits)
     return None, error("CS202", f"no effect matches '{text}'", call.span, hint)
 
 
@@ -472,10 +470,6 @@ def _disagreeing(sigs: list[EffectSig], variants: list[list[tuple[Any, ...]]], h
                 return (f"did you mean '{display([*variants[0][:1], *fixed[1:]])}'? 1 takes the singular ('a card', "
                         "'1 card'), any other count the plural ('2 cards')")
     return ""
-
-
-def _skeleton(tokens: Any) -> str:
-    return " ".join(t[1] if t[0] == "w" else "_" for t in tokens)
 
 
 def _describe_kind(kind: str) -> str:

@@ -69,8 +69,8 @@ class _Recording(Lowerer):
         self.named: set[str] = set()  # types and labels the game's rules (not a mixed card) name
         self._owner = ""
 
-    def unknown(self, what: str, name: str, span: Any, pool: Any) -> None:
-        super().unknown(what, name, span, pool)
+    def unknown(self, what: str, name: str, span: Any, pool: Any, hint: str = "") -> None:
+        super().unknown(what, name, span, pool, hint)
         self.needs.append((self._owner, Need(_KINDS.get(what, what), name, span)))
 
     def call(self, c: A.Call, params: dict[str, str]) -> Any:

@@ -18,7 +18,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
 
-from cardscript.dsl.diagnostics import CompileError, Span, error
+from cardscript.dsl.diagnostics import CompileError, Span, error, foreign_word_hint
 from cardscript.dsl.front import parser_tables
 from cardscript.dsl.front.indent import (
     BlockIndenter,
@@ -169,6 +169,10 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):
         elif _static_first_time(text, line):
             hint = "once a turn, a static rule reads 'the first time you VERB a TYPE each turn: ...' " \
                    "(or '... during each of your turns: ...')"
+        elif _dashed_label(text, line, col):
+            hint = _dashed_label(text, line, col)
+        elif _foreign_word(text, line, tok):
+            hint = _foreign_word(text, line, tok)
         elif "':'" in expected:
             hint = "did you forget ':' before the statements?"
         return error("CS101", msg, Span(filename, line, col, line, col + width), hint, expected)
@@ -177,7 +181,8 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):
         expected = _expected(exc.allowed or set())
         if ch and not ch.isascii():  # a look-alike pasted from a word processor or a web page
             return error("CS101", f"unexpected character {ch!r} ({_unicode_name(ch)})",
-                         Span(filename, line, col, line, col + 1), _lookalike_hint(ch), expected)
+                         Span(filename, line, col, line, col + 1),
+                         _dashed_label(text, line, col) or _lookalike_hint(ch), expected)
         if ch == '"':
             hint = "a quoted name must end on the same line"
         elif _python_like(text, line):
@@ -197,6 +202,29 @@ def _static_first_time(text: str, line: int) -> bool:
     lines = text.splitlines()
     here = lines[line - 1] if 0 < line <= len(lines) else ""
     return re.search(r"\bwhen you [a-z]+\b.*\bfirst time each turn\b", here) is not None
+
+
+#: 'first appearance - attack:' (printed with an en dash, "First Appearance - Attack:"): a label of
+#: words around a dash (or a look-alike of one), then ':'
+_DASHED_LABEL = re.compile(r"\s*(?P<a>[a-z][\w' ]*?)\s*(?P<dash>[-\u2010-\u2015\u2212])\s*(?P<b>[a-z][\w' ]*?)\s*:")
+
+
+def _dashed_label(text: str, line: int, col: int) -> str:
+    """The hint for an ability label written with a dash at column ``col`` (1-based), as
+    printed cards set a keyword apart ("First Appearance - Attack:", often an en dash); else ''."""
+    lines = text.splitlines()
+    m = _DASHED_LABEL.match(lines[line - 1]) if 0 < line <= len(lines) else None
+    if m is None or m.start("dash") != col - 1:
+        return ""
+    return f"an ability label is words with no dash: write '{m['a']} {m['b']}:'"
+
+
+def _foreign_word(text: str, line: int, tok: Token) -> str:
+    """The hint for a control word of another language (``elif``, ``if ... then``): the
+    unexpected word itself, or the word the line starts with; else ''."""
+    lines = text.splitlines()
+    words = lines[line - 1].split() if 0 < line <= len(lines) else []
+    return foreign_word_hint(str(tok.value)) or (foreign_word_hint(words[0]) if words else "")
 
 
 #: ASCII look-alikes of characters that editors and web pages put in place of the ASCII ones

@@ -8,6 +8,7 @@ from typing import Any
 from cardscript.dsl.diagnostics import Diagnostic, did_you_mean, error
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.check import Symbols
+from cardscript.dsl.front.hints import zone_spelling
 from cardscript.runtime import effects as E
 
 _BUILTIN_COUNTERS = {"seat": -1, "turn order": -2}  # turn order: 1 for the first player
@@ -44,8 +45,8 @@ class NameLowerer:
     def err(self, code: str, msg: str, span: Any, hint: str = "") -> None:
         self.diags.append(error(code, msg, span, hint))
 
-    def unknown(self, what: str, name: str, span: Any, pool: Any) -> None:
-        self.err("CS201", f"unknown {what} {name!r}", span, did_you_mean(name, list(pool)))
+    def unknown(self, what: str, name: str, span: Any, pool: Any, hint: str = "") -> None:
+        self.err("CS201", f"unknown {what} {name!r}", span, hint or did_you_mean(name, list(pool)))
 
     # ------------------------------------------------------------ names
     def card_key(self, name: str, span: Any) -> str:
@@ -63,7 +64,8 @@ class NameLowerer:
 
     def zone(self, name: str, span: Any) -> int:
         if name not in self.zone_index:
-            self.unknown("zone", name, span, self.zone_index)
+            # 'the vault' for a zone printed "The Vault": the card's words, not the script's
+            self.unknown("zone", name, span, self.zone_index, zone_spelling(name, self.sym))
             return 0
         return self.zone_index[name]
 
