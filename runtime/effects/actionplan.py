@@ -140,7 +140,7 @@ def _key(g: Game, ctx: Ctx, reads: _Reads, key: tuple[Any, ...]) -> tuple[Any, .
     if one is not None:
         z, yours = one
         base = g.zone_base
-        return key + (tuple(g.slots[base[z] + you if yours else base[z]]),)
+        return (*key, tuple(g.slots[base[z] + you if yours else base[z]]))
     if reads.counters:
         key += tuple([g.get(c, you if yours else 0) for c, yours in reads.counters])
     if reads.mods and g.attr_mods:
@@ -207,8 +207,8 @@ def _gated(sel: Any, g: Game, zones: tuple[tuple[int, bool], ...]) -> tuple[str,
     keyed = bool(prefix) and all(_reads(c, g, first_reads) for c in prefix)
     sized = tuple((z, yours, g.d.zones[z].stack) for z, yours in zones) \
         if keyed and not (sel.name or sel.types or first) else ()  # the pool's size is all the prefix needs
-    return "gated", (zones, reads, (tuple(filters[:first]), prefix, later, hoisted, first_reads.seal() if keyed else None,
-                                    sized))
+    prefix_reads = first_reads.seal() if keyed else None
+    return "gated", (zones, reads, (tuple(filters[:first]), prefix, later, hoisted, prefix_reads, sized))
 
 
 class WindowPlan:

@@ -10,10 +10,11 @@ _MAY = re.compile(r"^(\S+ ){0,2}may ")
 #: English words that glue a sentence (articles, pronouns, prepositions, conjunctions):
 #: a card may be named with one of them ("A", "It"), yet in running text the word is the
 #: English word, not the name ("draw a card" is not "draw A card")
-FUNCTION_WORDS = frozenset(
-    "a an the it its this that these those them they their you your he his she her we our us i me my "
-    "of to in on at by for from with into onto up down out over under and or but nor not no so if as "
-    "then than each every all any some one".split())
+FUNCTION_WORDS = frozenset({
+    "a", "an", "the", "it", "its", "this", "that", "these", "those", "them", "they", "their", "you", "your",
+    "he", "his", "she", "her", "we", "our", "us", "i", "me", "my", "of", "to", "in", "on", "at", "by", "for",
+    "from", "with", "into", "onto", "up", "down", "out", "over", "under", "and", "or", "but", "nor", "not", "no",
+    "so", "if", "as", "then", "than", "each", "every", "all", "any", "some", "one"})
 
 
 def title(words: str) -> str:
