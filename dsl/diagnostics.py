@@ -125,7 +125,7 @@ CODES: dict[str, tuple[str, str, str]] = {
               'scenario "Late"\nuses "GAME"\nplayers 2\n\ndo: draw a card\nsetup answer "choose": 0',
               "put 'setup answer' and 'setup rig' lines above every other step: the setup runs first"),
     "CS306": ("scenario move found fewer cards",
-              'scenario "Short"\nuses "GAME"\nplayers 2\n\ndo: move 1 "NAME" from the box to your hand',
+              'scenario "Short"\nuses "GAME"\nplayers 2\n\ndo: move 1000 cards from the box to your hand',
               "the cards are not where the move looks: name the zone they are in (see the game's setup), "
               "or move fewer"),
     "CS401": ("runaway trigger chain",
