@@ -33,6 +33,27 @@ def compile_errors(tmp_path: Path, text: str) -> list:
     return [d for d in info.value.diagnostics if d.severity == "error"]
 
 
+#: the head of an inline expansion of Injustice
+PACK_HEAD = 'expansion "Fan"\nuses "injustice"\n\n'
+
+
+def check_pack(tmp_path: Path, text: str) -> list[tuple[str, int, int, str, str]]:
+    """(code, line, column, message, hint) of each diagnostic of ``cardscript check
+    --format json`` on an expansion of one file, ``text`` after :data:`PACK_HEAD`."""
+    import json
+
+    from click.testing import CliRunner
+
+    from cardscript.dsl.cli import main
+
+    pack = tmp_path / "pack"
+    pack.mkdir(exist_ok=True)
+    (pack / "x.cards").write_text(PACK_HEAD + text, encoding="utf-8")
+    res = CliRunner().invoke(main, ["check", str(pack), "--format", "json"])
+    return [(d["code"], d["span"]["line"], d["span"]["column"], d["message"], d["hint"])
+            for d in json.loads(res.output)]
+
+
 def scenario(tmp_path: Path, text: str) -> ScenarioResult:
     """``text`` (a whole scenario) run."""
     path = tmp_path / "t.scenario"

@@ -7,25 +7,10 @@ of the same reports: tests/test_hints_ongoing.py.)
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from cardscript.dsl.cli import main
 from cardscript.dsl.diagnostics import FOREIGN_WORDS
-
-HEAD = 'expansion "Fan"\nuses "injustice"\n\n'
-
-
-def _diags(tmp_path: Path, text: str) -> list[tuple[str, int, int, str, str]]:
-    """(code, line, column, message, hint) of ``cardscript check`` on one expansion file."""
-    pack = tmp_path / "pack"
-    pack.mkdir(exist_ok=True)
-    (pack / "x.cards").write_text(HEAD + text, encoding="utf-8")
-    res = CliRunner().invoke(main, ["check", str(pack), "--format", "json"])
-    return [(d["code"], d["span"]["line"], d["span"]["column"], d["message"], d["hint"])
-            for d in json.loads(res.output)]
+from snippets import check_pack as _diags
 
 
 def _card(body: str) -> str:

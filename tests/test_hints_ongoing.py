@@ -4,24 +4,9 @@ and never fired, while a card's 'when "gian"' was CS501 with "did you mean 'gain
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from cardscript.dsl.cli import main
-
-HEAD = 'expansion "Fan"\nuses "injustice"\n\n'
-
-
-def _diags(tmp_path: Path, text: str) -> list[tuple[str, int, int, str, str]]:
-    """(code, line, column, message, hint) of ``cardscript check`` on one expansion file."""
-    pack = tmp_path / "pack"
-    pack.mkdir(exist_ok=True)
-    (pack / "x.cards").write_text(HEAD + text, encoding="utf-8")
-    res = CliRunner().invoke(main, ["check", str(pack), "--format", "json"])
-    return [(d["code"], d["span"]["line"], d["span"]["column"], d["message"], d["hint"])
-            for d in json.loads(res.output)]
+from snippets import check_pack as _diags
 
 
 ONGOING = ('card "A": hero, cost 3, vp 1\n'
