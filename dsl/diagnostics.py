@@ -271,8 +271,22 @@ def runaway(message: str, chain: Iterable[str], at: str | None, fallback: Span |
     the statement that was running ('file:line:col', see :func:`runaway_at`), else at
     ``fallback``, with the chain in the hint."""
     chain = " -> ".join(chain)
-    hint = f"it was running {chain}; {default_hint('CS401')}" if chain else default_hint("CS401")
+    fix = _RUNAWAY_FIXES.get(next((k for k in _RUNAWAY_FIXES if k in message), ""), default_hint("CS401"))
+    hint = f"it was running {chain}; {fix}" if chain else fix
     return error("CS401", message, span_at(at) or fallback, hint)
+
+
+#: words of a runaway's message (runtime/errors.py's raisers) -> the fix of that kind of
+#: runaway; any other (a trigger chain) gets CS401's own hint
+_RUNAWAY_FIXES = {
+    "levels deep": "an effect that runs itself again (directly, or through the effects and triggers it runs) "
+                   "needs a condition that turns false as it goes: count down a counter, or stop when a zone "
+                   "is empty",
+    "effect calls nested": "an effect that calls itself needs a condition that turns false as it goes: count "
+                           "down a counter, or stop when a zone is empty",
+    "budget": "a loop or chain ran too long: give each 'repeat' a count that ends, and each trigger that "
+              "emits an event a condition or 'first time each turn'",
+}
 
 
 def runaway_position(exc: BaseException) -> str | None:

@@ -42,6 +42,9 @@ def test_a_recursion_in_a_scenario_is_placed_at_the_effect_that_recurses(tmp_pat
     assert d.code == "CS401" and d.span is not None
     assert (Path(d.span.file).name, d.span.line, d.span.column) == ("cards.cards", 5, 3)  # not the scenario's 'do:'
     assert d.hint is not None and d.hint.startswith("it was running effect 'ping' -> effect 'ping'")
+    # the fix of a recursion, not of a trigger chain (a new user's report: "make the trigger
+    # conditional" where there was no trigger and the call was conditional already)
+    assert "needs a condition that turns false as it goes" in d.hint and "trigger conditional" not in d.hint
 
 
 def test_play_and_simulate_print_the_line_with_a_caret(tmp_path: Path) -> None:

@@ -188,7 +188,7 @@ def test_a_move_of_named_cards_that_finds_fewer_warns_where_they_are(tmp_path: P
     assert res.passed and errors(res) == []
     (code, line, msg, hint), = _warnings(res)
     assert (code, line, msg) == ("CS306", 6, 'this move found 0 of the 1 "Weakness" it names')
-    assert hint.startswith('cards named "Weakness" are now in: P1 hand (1), weakness-stack (19)')  # after the block
+    assert hint.startswith('cards named "Weakness" are now in: P1 hand (1), weakness-stack (19); name the zone')  # after the block
 
 
 def test_a_move_that_finds_every_card_it_names_is_silent(tmp_path: Path) -> None:
@@ -201,6 +201,15 @@ def test_a_move_that_finds_every_card_it_names_is_silent(tmp_path: Path) -> None
 def test_a_short_move_in_a_do_block_of_one_statement(tmp_path: Path) -> None:
     res = run(tmp_path, 'do: move 3 "Vulnerability" from the main-deck to your hand\n')
     assert [(c, line, m) for c, line, m, _ in _warnings(res)] == [("CS306", 5, 'this move found 0 of the 3 "Vulnerability" it names')]
+
+
+def test_a_play_of_named_cards_that_finds_none_warns_too(tmp_path: Path) -> None:
+    """'play 1 "NAME" from the box' where no such card is: CS306 as for a move (a new
+    user's report: the scenario failed later, at an expectation, with no word why)."""
+    res = run(tmp_path, 'do: play 1 "Heat Vision" from the box\n')
+    (code, line, msg, hint), = _warnings(res)
+    assert (code, line, msg) == ("CS306", 5, 'this play found 0 of the 1 "Heat Vision" it names')
+    assert "main-deck (" in hint and hint.endswith("name the zone the cards are in, or a smaller number")
 
 
 # ---------------------------------------------------------------- 5. traced logs

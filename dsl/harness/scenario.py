@@ -378,8 +378,9 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
 
 
 class _CountedMove(E.Node):
-    """A move written at the top of a do-step that names how many cards it moves
-    (``move 1 "NAME" from the box to your hand``): it runs the move, and keeps how many
+    """A move (or a play) written at the top of a do-step that names how many cards it
+    moves (``move 1 "NAME" from the box to your hand``, ``play 1 "NAME" from your hand``):
+    it runs the statement, and keeps how many
     it moved when that was fewer, for a CS306 warning. A game effect that finds fewer
     cards is a rule of play; a scenario's own step that does is most often a card looked
     for in the wrong zone, which would make the rest of the scenario test something else."""
@@ -398,15 +399,15 @@ class _CountedMove(E.Node):
 
 
 def _watched(block: Any) -> Any:
-    """``block`` (a do-step's lowered block) with each of its top-level moves of a number
-    of cards written as digits wrapped in a :class:`_CountedMove`."""
+    """``block`` (a do-step's lowered block) with each of its top-level moves and plays of a
+    number of cards written as digits wrapped in a :class:`_CountedMove`."""
     stmts = getattr(block, "stmts", None)
     if not isinstance(block, E.Seq) or not stmts:
         return block
     at = block._at or ()
     for i, s in enumerate(stmts):
         cards = getattr(s, "cards", None)
-        if isinstance(s, E.Move) and isinstance(cards, E.Cards) and cards.kind == "pick" and \
+        if isinstance(s, (E.Move, E.Play)) and isinstance(cards, E.Cards) and cards.kind == "pick" and \
                 cards.quantity == "n" and isinstance(cards.count, E.Const) and isinstance(cards.count.value, int):
             stmts[i] = _CountedMove(s, cards.count.value, at[i] if i < len(at) else None)
     block._first = stmts[0]  # a block of one runs its first statement directly
@@ -419,7 +420,7 @@ def _short_moves(g: Game, block: Any, res: ScenarioResult) -> None:
     for s in getattr(block, "stmts", ()):
         if isinstance(s, _CountedMove) and s.moved is not None:
             name = s.move.cards.name
-            hint = "name the zone the cards are in, or move fewer"
+            hint = "name the zone the cards are in, or a smaller number"
             if name:
                 found = [(g.slot_name(i), sum(g.card_name(c) == name for c in cards))
                          for i, cards in enumerate(g.slots)]
@@ -427,7 +428,8 @@ def _short_moves(g: Game, block: Any, res: ScenarioResult) -> None:
                 hint = f'cards named "{name}" are now in: {held}; {hint}' if held else \
                     f'no card named "{name}" is in the game; {hint}'
             what = f'"{name}"' if name else "card(s)"
-            res.diagnostics.append(warning("CS306", f"this move found {s.moved} of the {s.wanted} {what} it names",
+            verb = "play" if isinstance(s.move, E.Play) else "move"
+            res.diagnostics.append(warning("CS306", f"this {verb} found {s.moved} of the {s.wanted} {what} it names",
                                            span_at(s.at), hint))
             s.moved = None
 
