@@ -149,6 +149,9 @@ CODES: dict[str, tuple[str, str, str]] = {
               "write the amount it changes by (1 or more), or remove the line"),
     "CS508": ("a loop that never runs", 'card "Idle": hero\n  play: repeat 0: draw a card',
               "write how many times it repeats (1 or more), or remove the loop"),
+    "CS509": ("cards checked without a game", '# a file on its own\ncard "Stray": hero\n  play: draw a card',
+              "start the file with 'expansion \"NAME\"' and 'uses \"GAME\"' (or put it in a folder with a "
+              "cardscript.toml: 'cardscript new expansion'), so that its cards are checked against the game"),
     "CS900": ("internal compiler error",
               "$ cardscript check my-game\ninternal error: KeyError: 'deck' — please report it as a cardscript issue; "
               "rerun with --debug for the traceback",

@@ -167,3 +167,17 @@ def test_failed_expectation_says_when_an_attribute_has_no_card(tmp_path):
     assert r.exit_code == 1
     assert "empty.scenario:5:1: error[CS301]" in r.output
     assert "left side is 0 (no card: the name of nothing), right side is 'Punch'" in r.output
+
+
+def test_check_takes_a_built_in_game_by_name(tmp_path, monkeypatch):
+    """'cardscript check injustice' checks the built-in game, as 'play injustice' plays it
+    (a new user's report: it said 'no such file or folder'); a folder of that name in the
+    current folder still wins, and a misspelt name lists the built-in games."""
+    monkeypatch.chdir(tmp_path)
+    r = run("check", "injustice")
+    assert r.exit_code == 0 and "0 error(s), 0 warning(s)" in r.output
+    bad = run("check", "injustic")
+    assert bad.exit_code == 2 and "built-in games: hero-dice-batman, injustice, justice-league-dark" in bad.output
+    (tmp_path / "injustice").mkdir()
+    (tmp_path / "injustice" / "x.cards").write_text('card "X" hero\n', encoding="utf-8")  # CS101
+    assert run("check", "injustice").exit_code == 1  # the folder here, not the built-in game

@@ -26,13 +26,24 @@ from cardscript.dsl.files import FileProblem, normalise, read_bytes, read_text
 from cardscript.dsl.textsafe import cell, json_text, terminal
 
 
-def _require_paths(paths: tuple[str, ...]) -> None:
-    """A usage error for an empty or missing PATH (an empty one would mean the current folder)."""
+def _require_paths(paths: tuple[str, ...], builtins: bool = False) -> list[str]:
+    """``paths``, each checked: a usage error for an empty or missing PATH (an empty one
+    would mean the current folder). With ``builtins``, a PATH that names no file but a
+    built-in game ('check injustice', as 'play injustice') stands for that game's folder."""
+    from cardscript.dsl.front.loader import builtin_games, builtin_root
+
+    out = []
     for p in paths:
         if not p:
             raise click.BadParameter("an empty path names nothing", param_hint="PATHS")
         if not Path(p).exists():
-            raise click.BadParameter(f"no such file or folder: {p}", param_hint="PATHS")
+            if builtins and p in builtin_games():
+                out.append(str(builtin_root() / p))
+                continue
+            hint = f" (built-in games: {', '.join(builtin_games())})" if builtins else ""
+            raise click.BadParameter(f"no such file or folder: {p}{hint}", param_hint="PATHS")
+        out.append(p)
+    return out
 
 
 def _text_or_nothing(path: Path) -> str:
@@ -59,9 +70,8 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
     from cardscript.dsl.front.pipeline import check_paths
     from cardscript.dsl.report import format_diagnostics
 
-    _require_paths(paths)
     t0 = time.perf_counter()
-    rep = check_paths(list(paths))
+    rep = check_paths(_require_paths(paths, builtins=True))
     out = format_diagnostics(rep.diagnostics, fmt, rep.sources)
     if out:
         click.echo(out)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardscript.dsl.diagnostics import CompileError, Diagnostic, error
+from cardscript.dsl.diagnostics import CompileError, Diagnostic, error, warning
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.loader import (
     SCRIPT_SUFFIXES,
@@ -232,6 +232,12 @@ def _check_file(f: Path, rep: CheckReport) -> list[Diagnostic]:
             return check_program(load_program(resolve_game(str(game)), [f]))
     # through the AST cache: a library (dc-core) is parsed once, not again for each check
     build_cached(rep.sources[next(iter(program.sources))], next(iter(program.sources)))
+    items = [i for s in program.scripts for i in s.items]
+    card = next((i for i in items if isinstance(i, A.CardDef)), None)
+    if card is not None and not any(isinstance(i, A.Header) for i in items):
+        # cards with no game to play them in: what they call, their types and zones are unknown
+        return [warning("CS509", f"{f.name} names no game: its cards were parsed, their effects, types and "
+                                 "zones not checked", card.span)]
     return []
 
 
