@@ -29,7 +29,7 @@ from cardscript.dsl.textsafe import cell, json_text, terminal
 def _require_paths(paths: tuple[str, ...], builtins: bool = False) -> list[str]:
     """``paths``, each checked: a usage error for an empty or missing PATH (an empty one
     would mean the current folder). With ``builtins``, a PATH that names no file but a
-    built-in game ('check injustice', as 'play injustice') stands for that game's folder."""
+    built-in game ('check GAME', as 'play GAME' takes a name) stands for that game's folder."""
     from cardscript.dsl.front.loader import builtin_games, builtin_root
 
     out = []
