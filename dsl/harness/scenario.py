@@ -380,8 +380,8 @@ def _step(engine: Engine, g: Game, st: Any, compiled: Any, queue: list[Any], res
 class _CountedMove(E.Node):
     """A move (or a play) written at the top of a do-step that names how many cards it
     moves (``move 1 "NAME" from the box to your hand``, ``play 1 "NAME" from your hand``):
-    it runs the statement, and keeps how many
-    it moved when that was fewer, for a CS306 warning. A game effect that finds fewer
+    it runs the statement, and keeps how many it moved when that was fewer, for a CS306
+    warning. A game effect that finds fewer
     cards is a rule of play; a scenario's own step that does is most often a card looked
     for in the wrong zone, which would make the rest of the scenario test something else."""
 
@@ -422,7 +422,8 @@ def _short_moves(g: Game, block: Any, res: ScenarioResult) -> None:
             name = s.move.cards.name
             hint = "name the zone the cards are in, or a smaller number"
             if name:
-                found = [(g.slot_name(i), sum(g.card_name(c) == name for c in cards))
+                names = g.card_names  # as the selector compares them (a mixed set's qualified key too)
+                found = [(g.slot_name(i), sum(names[c] == name for c in cards))
                          for i, cards in enumerate(g.slots)]
                 held = ", ".join(f"{where} ({n})" for where, n in found if n)
                 hint = f'cards named "{name}" are now in: {held}; {hint}' if held else \
