@@ -374,8 +374,8 @@ class WindowPlan:
                 known.clear()
             cards = known[key] = {}
         found = []
-        # Two loops, not one over zip(pool, keys): the pair and the list of keys cost more (callgrind:
-        # 374 vs 388 M instructions a JLD game, 117 vs 120 an Injustice one)
+        # Two loops, not one over zip(pool, keys): the pair and the list of keys cost more (callgrind,
+        # two of bench's 2p random workloads: 374 vs 388 and 117 vs 120 M instructions a game)
         if reads.faces:  # a card's answer is kept by the card and its face
             up = g.face_up
             for c in pool:
