@@ -37,19 +37,23 @@ class RandomAgent(Agent):
     """Uniform random answers; its stream is seeded from the game seed and the seat."""
 
     name = "random"
+    blind = True  # the engine asks pick(): no view is built for it
 
     def bind(self, seat: int, seed: int) -> None:
         self.rng = random.Random(seed)
 
     def choose(self, view: Observation, d: DecisionView) -> list[int]:
+        return self.pick(d.size, d.low, d.high)
+
+    def pick(self, size: int, low: int, high: int) -> list[int]:
         # The same draws as ``k = rng.randint(low, high); sorted(rng.sample(range(n), k))``
         # (randint(a, b) is a + _randbelow(b - a + 1); a sample of one is [_randbelow(n)]),
         # without their argument checks and lists: the answer of every decision. CPython's
         # _randbelow (random.Random._randbelow_with_getrandbits) is written out below, two
         # Python calls less per decision: draw bit_length(m) bits until they are below m.
         # tests/test_agents.py checks the draws against randint and sample.
-        n = d.size
-        low, high = d.low, min(d.high, n)
+        n = size
+        high = min(high, n)
         if low > high:
             return self.rng.sample(range(n), self.rng.randint(low, high))  # raises, as it always did
         # looked up per decision, never kept: a deep copy of the bot (a fork's) copies its

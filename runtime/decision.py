@@ -58,6 +58,10 @@ class Agent:
     #: the agent asks ``decision.forecast`` (issue 13): the engine records its game, which a
     #: forecast forks
     forecasts = False
+    #: the agent's answer depends only on the shape of a decision (how many options, how many
+    #: to pick) and its own stream: the engine asks :meth:`pick` instead of :meth:`choose`,
+    #: with no view to build (the random bot; issue 11, "cheap decisions")
+    blind = False
 
     def bind(self, seat: int, seed: int) -> None:
         """Called once when the game starts.
@@ -71,6 +75,11 @@ class Agent:
     def choose(self, view: Observation, decision: DecisionView) -> list[int]:  # pragma: no cover - interface
         """Return the indices of the chosen options (between ``decision.low`` and
         ``decision.high`` of them)."""
+        raise NotImplementedError
+
+    def pick(self, size: int, low: int, high: int) -> list[int]:  # pragma: no cover - interface
+        """A :attr:`blind` agent's answer: the indices of the chosen options (between ``low``
+        and ``high`` of the ``size`` options), which :meth:`choose` must give too."""
         raise NotImplementedError
 
 

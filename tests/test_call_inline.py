@@ -5,7 +5,8 @@ games, logs and step counts with ``Call.run`` replaced by the plain version belo
 same for the loops that write out ``ctx.clone()`` (``ForPlayers``, ``ForCards``,
 ``AsPlayers``), for :func:`~cardscript.runtime.context.fresh_ctx`, and for the moves
 specialised by destination (``_MoveToYours``, ``_MoveToShared``) or by source
-(``_MoveTopCard``, 'the top card of') against ``Move.run``."""
+(``_MoveTopCard``, 'the top card of') against ``Move.run``. These are the effect objects, which
+the compiled closures match (tests/test_compiled.py): the games here run with compiling off."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from cardscript.dsl.front.pipeline import compile_game
+from cardscript.runtime import compiled
 from cardscript.runtime.agents import make_agents
 from cardscript.runtime.context import Ctx, fresh_ctx
 from cardscript.runtime.effects import calls, cards, flow
@@ -74,6 +76,7 @@ def _play(game: str, players: int, seed: int) -> tuple:
                                                ("hero-dice-batman", 1, 7), ("bench/minideck", 2, 2)])
 def test_the_written_out_call_plays_the_same_games(game: str, players: int, seed: int,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compiled, "ENABLED", False)  # the objects' run methods, not their closures
     fast = _play(game, players, seed)
     monkeypatch.setattr(calls.Call, "run", _plain_run)
     monkeypatch.setattr(flow.ForPlayers, "run", _plain_for_players)
@@ -112,6 +115,7 @@ def test_the_top_card_move_is_move(limit: int | None, tmp_path: Any, monkeypatch
     """'move the top card of ZONE to ZONE' (``_MoveTopCard``) takes the same card, refills
     an empty deck from its discard the same way, does nothing on an empty pile, and counts
     and stops at the step limit exactly where ``Move.run`` does."""
+    monkeypatch.setattr(compiled, "ENABLED", False)  # the objects' run methods, not their closures
     (tmp_path / "game.rules").write_text(_DRAWS)
     definition, _w, _p = compile_game(str(tmp_path))
     kinds = {type(n).__name__ for n in _nodes(definition.turn)}

@@ -10,7 +10,7 @@ import pytest
 
 import cardscript
 from cardscript.runtime.agents import make_agents
-from cardscript.runtime.effects import base, selectors
+from cardscript.runtime.effects import base, counting, selectors
 from cardscript.runtime.engine import Engine
 
 
@@ -28,7 +28,8 @@ def _setup(definition, players: int, seed: int, shuffle_box: int | None):
 def test_the_index_finds_what_the_scan_finds(game, players, shuffle_box, monkeypatch):
     definition = cardscript.compile_game(game)
     indexed = _setup(definition, players, 5, shuffle_box)
-    monkeypatch.setattr(selectors, "NAMED_SCAN", 10**9)  # every slot scanned
+    for module in (selectors, counting):  # every slot scanned (a selector of a shape scans in counting)
+        monkeypatch.setattr(module, "NAMED_SCAN", 10**9)
     scanned = _setup(definition, players, 5, shuffle_box)
     assert indexed == scanned
 
@@ -37,6 +38,7 @@ def test_the_index_is_used_at_setup(monkeypatch):
     definition = cardscript.compile_game("hero-dice-batman")
     calls = []
     real = base.named_in
-    monkeypatch.setattr(selectors, "named_in", lambda *a: calls.append(1) or real(*a))
+    for module in (selectors, counting):  # a selector of a shape finds its cards in counting
+        monkeypatch.setattr(module, "named_in", lambda *a: calls.append(1) or real(*a))
     _setup(definition, 1, 5, None)
     assert len(calls) > 10

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardscript.runtime import compiled as _compiled
 from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
 from cardscript.runtime.effects.base import Node, nest_depth, specialised
 from cardscript.runtime.errors import MAX_REPEAT, GameOver, RunawayError
@@ -14,7 +15,7 @@ from cardscript.runtime.game import Game
 class Seq(Node):
     """A block: runs its statements in order; each one's result becomes 'did' for the next."""
 
-    __slots__ = ("_at", "_depth", "_first", "stmts")
+    __slots__ = ("_at", "_depth", "_first", "_fn", "stmts")
     _first: Any
 
     def __new__(cls, stmts: list[Any], at: tuple[str, ...] | None = None) -> Seq:
@@ -29,6 +30,9 @@ class Seq(Node):
         #: where each statement is written ('file:line:col'), for traced logs (``Game.tracing``);
         #: not part of the IR
         self._at = at
+        #: (definition, closure, its one statement's closure or None): the block compiled for
+        #: a definition at its first run (:mod:`cardscript.runtime.compiled`); None before
+        self._fn: tuple[Any, Any, Any] | None = None
 
     def depth(self) -> int:
         """How deep its effect objects nest (:func:`~.base.nest_depth`), found once."""
@@ -37,6 +41,17 @@ class Seq(Node):
         return self._depth
 
     def run(self, g: Game, ctx: Ctx) -> int:
+        """Run the block: its compiled closure (:mod:`cardscript.runtime.compiled`), made for
+        the game's definition at the first run; the objects in a traced game (each statement's
+        position recorded) or with compiling turned off (:meth:`run_objects`)."""
+        if g.tracing or not _compiled.ENABLED:
+            return self.run_objects(g, ctx)
+        entry = self._fn
+        fn = entry[1] if entry is not None and entry[0] is g.d else _compiled.block(self, g)
+        return fn(g, ctx)
+
+    def run_objects(self, g: Game, ctx: Ctx) -> int:
+        """The block as its objects run it (the reference the compiled closure matches)."""
         # The step budget counts the statements run: loops, calls and triggers all run blocks.
         g.steps += len(self.stmts)
         if g.steps > g.step_limit:
@@ -77,7 +92,7 @@ class Seq(Node):
 class _Seq0(Seq):
     """An empty block: no statement, no step; it still stops a game past its step budget."""
 
-    def run(self, g: Game, ctx: Ctx) -> int:
+    def run_objects(self, g: Game, ctx: Ctx) -> int:
         if g.steps > g.step_limit:
             g.out_of_steps(ctx.this)
         return 0
@@ -87,7 +102,7 @@ class _Seq0(Seq):
 class _Seq1(Seq):
     """A block of one statement (most bodies of 'if' and 'for each'): :meth:`Seq.run` without the loop."""
 
-    def run(self, g: Game, ctx: Ctx) -> int:
+    def run_objects(self, g: Game, ctx: Ctx) -> int:
         g.steps += 1
         if g.steps > g.step_limit:
             g.out_of_steps(ctx.this)

@@ -3,7 +3,7 @@ the game checks the answer and logs it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from cardscript.runtime.decision import Decision, a_kind
 from cardscript.runtime.errors import InvalidDecision
@@ -21,23 +21,36 @@ class DecisionOps(GameState):
         """Ask the player's agent; validate and log the answer."""
         self.decisions += 1
         agent = self.agents[decision.player]
-        # The agent sees its seat's view, never the game (issue 13; runtime/observation.py).
-        picks = list(ask(cast("Game", self), agent, decision))  # DecisionOps is only ever part of a Game
         n = len(decision.options)
+        if getattr(agent, "blind", False):  # it answers from the decision's shape alone: no view
+            picks = list(agent.pick(n, decision.low, decision.high))
+        else:
+            # The agent sees its seat's view, never the game (issue 13; runtime/observation.py).
+            picks = list(ask(cast("Game", self), agent, decision))  # DecisionOps is only ever part of a Game
         if len(picks) == 1:  # the usual answer: one pick, no duplicates to look for
             bad = not (decision.low <= 1 <= decision.high and 0 <= picks[0] < n)
         else:
             bad = not (decision.low <= len(picks) <= decision.high) or len(set(picks)) != len(picks) or \
                 any(not (0 <= i < n) for i in picks)
         if bad:
-            raise InvalidDecision(
-                f"{agent.name} answered {picks} to {a_kind(decision.kind)} of P{decision.player + 1} "
-                f"with {n} options, needing {decision.low}..{decision.high} picks: {decision.labels}")
+            self.bad_answer(decision, agent, picks)
         if self.logging:
             note_decision(cast("Game", self), decision)  # a seat's log relabels it for its seat
             self.emit_log({"t": "decision", "player": decision.player, "kind": decision.kind,
                            "purpose": decision.purpose, "options": decision.labels, "chose": picks})
         return picks
+
+    @staticmethod
+    def bad_answer(decision: Decision, agent: Any, picks: list[int]) -> NoReturn:
+        """Stop the game: ``agent`` answered ``decision`` with ``picks``, which it does not allow.
+
+        Raises:
+            InvalidDecision: always.
+        """
+        raise InvalidDecision(
+            f"{agent.name} answered {picks} to {a_kind(decision.kind)} of P{decision.player + 1} "
+            f"with {len(decision.options)} options, needing {decision.low}..{decision.high} picks: "
+            f"{decision.labels}")
 
     def yes_no(self, player: int, prompt: str) -> bool:
         picks = self.decide(Decision(player, "yes/no", [False, True], ["no", "yes"], 1, 1, prompt))

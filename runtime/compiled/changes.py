@@ -1,0 +1,234 @@
+"""Compiled changes of counters and marks, and the statements that ask a player (see
+:mod:`cardscript.runtime.compiled`): each rule returns ``fn(g, ctx) -> int`` doing what
+the statement's ``run`` does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardscript.runtime.compiled import Fn
+from cardscript.runtime.compiled.compiler import NOT_CONST, STATEMENTS, Compiler, rule
+from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
+from cardscript.runtime.effects import changes as H
+from cardscript.runtime.effects import choices as Q
+from cardscript.runtime.errors import MAX_ACTIONS_PER_TURN, MAX_NESTING, GameOver, RunawayError
+from cardscript.runtime.game.timing import GrantedAction
+
+
+# ====================================================================== counters and marks
+@rule(STATEMENTS, H.CounterAdd)
+def _counter_add(cx: Compiler, node: Any) -> Fn:
+    """:meth:`CounterAdd.run`: '+N C' of the acting player with N written in the script adds
+    within the counter's bounds inline (``CounterOps.change``, whose log entry it writes)."""
+    counter, sign = node.counter, node.sign
+    k = cx.const(node.amount)
+    if node.cards is None and node.players is None and k is not NOT_CONST and isinstance(k, int):
+        cdef = cx.d.counters[counter]
+        if cdef.per_player and not cdef.per_card:
+            return _add_yours(counter, sign * k, cdef.low, cdef.high)
+    amount = cx.expr(node.amount)
+    if node.cards is not None:
+        cards = cx.cards(node.cards)
+
+        def run_cards(g: Any, ctx: Ctx) -> int:
+            delta = sign * amount(g, ctx)
+            return sum(abs(g.change(counter, c, delta)) for c in cards(g, ctx))
+        return run_cards
+    if node.players is None:
+        def run(g: Any, ctx: Ctx) -> int:
+            return abs(g.change(counter, ctx.you, sign * amount(g, ctx)))
+        return run
+    players = cx.players(node.players)
+
+    def run_players(g: Any, ctx: Ctx) -> int:
+        delta = sign * amount(g, ctx)
+        return sum(abs(g.change(counter, p, delta)) for p in players(g, ctx))
+    return run_players
+
+
+def _add_yours(counter: int, delta: int, low: int | None, high: int | None) -> Fn:
+    """'+N C' of a per-player counter for the acting player, N a constant:
+    ``abs(g.change(C, you, N))`` written out."""
+    def run(g: Any, ctx: Ctx) -> int:
+        you = ctx.you
+        values = g.values
+        i = g.counter_base[counter] + you
+        old = values[i]
+        new = old + delta
+        if high is not None and new > high:
+            new = high
+        if low is not None and new < low:
+            new = low
+        if new == old:
+            return 0
+        values[i] = new
+        g.clock += 1
+        g.touched[you] = g.clock
+        if g.logging:
+            g.emit_log({"t": "counter", "counter": g.d.counters[counter].name, "delta": new - old, "value": new,
+                        "player": you})
+        return abs(new - old)
+    return run
+
+
+@rule(STATEMENTS, H.CounterSet)
+def _counter_set(cx: Compiler, node: Any) -> Fn:
+    """:meth:`CounterSet.run`."""
+    counter, owner = node.counter, node.owner
+    k = cx.const(node.value)
+    value = cx.expr(node.value) if k is NOT_CONST else None
+    if node.cards is not None:
+        cards = cx.cards(node.cards)
+
+        def run_cards(g: Any, ctx: Ctx) -> int:
+            v = k if value is None else value(g, ctx)
+            return sum(abs(g.set(counter, c, v)) for c in cards(g, ctx))
+        return run_cards
+    if owner == "you":
+        def run_yours(g: Any, ctx: Ctx) -> int:
+            return abs(g.set(counter, ctx.you, k if value is None else value(g, ctx)))
+        return run_yours
+
+    def run(g: Any, ctx: Ctx) -> int:
+        v = k if value is None else value(g, ctx)
+        p = ctx.you if owner == "you" else (ctx.them if ctx.them is not None else ctx.you) if owner == "them" else 0
+        return abs(g.set(counter, p, v))
+    return run
+
+
+@rule(STATEMENTS, H.MarkPlayers)
+def _mark_players(cx: Compiler, node: Any) -> Fn:
+    """:meth:`MarkPlayers.run`."""
+    players = cx.players(node.players)
+    mark, this_turn, on = node.mark, node.this_turn, node.on
+
+    def run(g: Any, ctx: Ctx) -> int:
+        ps = players(g, ctx)
+        for p in ps:
+            g.mark_player(ctx, mark, p, this_turn, on)
+        return len(ps)
+    return run
+
+
+@rule(STATEMENTS, H.MarkCards)
+def _mark_cards(cx: Compiler, node: Any) -> Fn:
+    """:meth:`MarkCards.run`."""
+    cards = cx.cards(node.cards)
+    mark, this_turn, on = node.mark, node.this_turn, node.on
+
+    def run(g: Any, ctx: Ctx) -> int:
+        cs = cards(g, ctx)
+        for c in cs:
+            g.mark_card(ctx, mark, c, this_turn, on)
+        return len(cs)
+    return run
+
+
+# ====================================================================== choices
+@rule(STATEMENTS, Q.May)
+def _may(cx: Compiler, node: Any) -> Fn:
+    """:meth:`May.run`: a yes/no decision, then the statement."""
+    stmt = cx.stmt(node.stmt)
+    prompt = node.prompt
+    if isinstance(prompt, str):
+        def run(g: Any, ctx: Ctx) -> int:
+            if not g.yes_no(ctx.you, prompt):
+                return 0
+            return stmt(g, ctx)
+        return run
+    parts = prompt
+
+    def run_prompt(g: Any, ctx: Ctx) -> int:
+        text = " ".join(p if isinstance(p, str) else str(ctx.vars[p.name]) for p in parts)
+        if not g.yes_no(ctx.you, text):
+            return 0
+        return stmt(g, ctx)
+    return run_prompt
+
+
+@rule(STATEMENTS, Q.TakeActions)
+def _take_actions(cx: Compiler, node: Any) -> Fn:
+    """:meth:`TakeActions.run`: the window's options from its definition's
+    :class:`~cardscript.runtime.effects.actionplan.WindowPlan`, one decision per action
+    taken, each game action's body compiled (a granted one runs as its object), then the
+    end conditions that end a game at once."""
+    immediate = [(cx.cond(c.cond), c.reason) for c in cx.d.end_conditions if c.timing == "immediately"]
+    bodies: dict[int, tuple[Fn, int]] = {}  # id(action) -> (closure, depth) of a game action's body
+    for act in cx.d.actions:
+        body = act.body
+        bodies[id(act)] = (cx.stmt(body), (body._depth if body._depth >= 0 else body.depth()) + 2)
+    plan_for, Decision, Labels, Values = Q.plan_for, Q.Decision, Q._ActionLabels, Q._ActionValues
+
+    def run(g: Any, ctx: Ctx) -> int:
+        plan = node._plan
+        if plan is None or plan.actions is not g.d.actions:
+            plan = node._plan = plan_for(g)
+        if g.between_turns:
+            g.no_actions_between_turns(ctx.this)
+        taken = 0
+        outer = g.action_name
+        options_of, decide = plan.options, g.decide
+        you = ctx.you
+        agent = g.agents[you]
+        # A blind agent (the random bot) answers from the number of options alone: in a game
+        # that neither logs nor records its decisions, no Decision is made for it (DecisionOps.decide).
+        blind = getattr(agent, "blind", False) and not g.logging and "decide" not in g.__dict__
+        for _ in range(MAX_ACTIONS_PER_TURN):
+            options = options_of(g, ctx, outer)
+            if blind:
+                g.decisions += 1
+                n = len(options)
+                picks = agent.pick(n, 1, 1)
+                if len(picks) != 1 or not 0 <= picks[0] < n:
+                    g.bad_answer(Decision(you, "action", options, Labels(g, options), 1, 1, "action"),
+                                 agent, list(picks))
+                pick = picks[0]
+            else:
+                pick = decide(Decision(you, "action", options, Labels(g, options), 1, 1, "action",
+                                       Values(g, options, ctx, plan)))[0]
+            act, card = options[pick]
+            if act is None:
+                break
+            taken += 1
+            g.action_name = act.name
+            compiled = bodies.get(id(act))
+            try:
+                if compiled is None or isinstance(act, GrantedAction):
+                    if isinstance(act, GrantedAction):
+                        act.left -= act.left > 0
+                        run_ctx = act.ctx.copy(frames=[{}])
+                    else:
+                        run_ctx = ctx.clone()
+                        run_ctx.it, run_ctx.frames = card, [{}]
+                    g.run_nested(act.body, run_ctx)
+                else:
+                    fn, depth = compiled
+                    run_ctx = new_ctx(Ctx)  # ctx.clone() with 'it' the card and a mark table of its own
+                    run_ctx.you = ctx.you
+                    run_ctx.them = ctx.them
+                    run_ctx.it = card
+                    run_ctx.this = ctx.this
+                    run_ctx.vars = ctx.vars
+                    run_ctx.frames = [{}]
+                    run_ctx.did = 0
+                    run_ctx.since = NO_STATEMENT
+                    run_ctx.depth = ctx.depth
+                    g.nesting += depth
+                    try:
+                        if g.nesting > MAX_NESTING:
+                            g.too_deep(run_ctx.this)
+                        fn(g, run_ctx)
+                    finally:
+                        g.nesting -= depth
+            except RunawayError as exc:
+                exc.passing(f"action {act.name!r}")
+                raise
+            finally:
+                g.action_name = outer
+            if immediate:
+                check = Ctx(g.active)
+                for test, reason in immediate:
+                    if test(g, check):
+                        raise GameOver(reason)
+        return taken
+    return run

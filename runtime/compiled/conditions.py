@@ -1,0 +1,290 @@
+"""Compiled conditions (see :mod:`cardscript.runtime.compiled`): each rule returns
+``fn(g, ctx) -> bool`` doing what the condition's ``test`` does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardscript.runtime.compiled import Fn
+from cardscript.runtime.compiled.compiler import CONDITIONS, Compiler, rule
+from cardscript.runtime.compiled.expressions import your_counter
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.effects import conditions as C
+from cardscript.runtime.effects import selectors as S
+
+
+# ====================================================================== comparisons
+def _compare(op: str, x: Fn, k: Any) -> Fn:
+    """``x(g, ctx) OP k`` for a constant ``k``."""
+    if op == "<=":
+        return lambda g, ctx: x(g, ctx) <= k
+    if op == "<":
+        return lambda g, ctx: x(g, ctx) < k
+    if op == ">=":
+        return lambda g, ctx: x(g, ctx) >= k
+    if op == ">":
+        return lambda g, ctx: x(g, ctx) > k
+    if op == "==":
+        return lambda g, ctx: x(g, ctx) == k
+    return lambda g, ctx: x(g, ctx) != k
+
+
+def _compare_counter(op: str, counter: int, k: Any) -> Fn:
+    """'your C OP k' of a counter read by index (:func:`~.expressions.your_counter`)."""
+    if op == "<=":
+        return lambda g, ctx: g.values[g.counter_base[counter] + ctx.you] <= k
+    if op == "<":
+        return lambda g, ctx: g.values[g.counter_base[counter] + ctx.you] < k
+    if op == ">=":
+        return lambda g, ctx: g.values[g.counter_base[counter] + ctx.you] >= k
+    if op == ">":
+        return lambda g, ctx: g.values[g.counter_base[counter] + ctx.you] > k
+    if op == "==":
+        return lambda g, ctx: g.values[g.counter_base[counter] + ctx.you] == k
+    return lambda g, ctx: g.values[g.counter_base[counter] + ctx.you] != k
+
+
+def _compare2(op: str, a: Fn, b: Fn) -> Fn:
+    """``a(g, ctx) OP b(g, ctx)``, left side first."""
+    if op == "<=":
+        return lambda g, ctx: a(g, ctx) <= b(g, ctx)
+    if op == "<":
+        return lambda g, ctx: a(g, ctx) < b(g, ctx)
+    if op == ">=":
+        return lambda g, ctx: a(g, ctx) >= b(g, ctx)
+    if op == ">":
+        return lambda g, ctx: a(g, ctx) > b(g, ctx)
+    if op == "==":
+        return lambda g, ctx: a(g, ctx) == b(g, ctx)
+    return lambda g, ctx: a(g, ctx) != b(g, ctx)
+
+
+_MIRROR = {"<=": ">=", ">=": "<=", "<": ">", ">": "<", "==": "==", "!=": "!="}
+_PLAIN = {C._Le: "<=", C._Lt: "<", C._Ge: ">=", C._Gt: ">", C._Eq: "==", C._Ne: "!="}
+_FOLDED = {C._LeK: "<=", C._LtK: "<", C._GeK: ">=", C._GtK: ">", C._EqK: "==", C._NeK: "!="}
+
+
+@rule(CONDITIONS, C.Compare, *_PLAIN, *_FOLDED)
+def _comparison(cx: Compiler, node: Any) -> Fn:
+    """:meth:`Compare.test` and its variants: a side written as a constant folded (the
+    variant's ``_x`` and ``_k``), 'your C' read by index."""
+    t = type(node)
+    if t in _FOLDED:
+        op = _FOLDED[t]
+        counter = your_counter(cx, node._x)
+        if counter is not None:
+            return _compare_counter(op, counter, node._k)
+        return _compare(op, cx.expr(node._x), node._k)
+    if t in _PLAIN:
+        return _compare2(_PLAIN[t], cx.expr(node.left), cx.expr(node.right))
+    return node.test  # the generic class (never built by the lowering)
+
+
+# ====================================================================== logic
+@rule(CONDITIONS, C.And, C._And1, C._And2)
+def _and(cx: Compiler, node: Any) -> Fn:
+    """:meth:`And.test` (left to right, the first false ends it)."""
+    args = [cx.cond(a) for a in node._args]
+    if len(args) == 1:
+        a = args[0]
+        return lambda g, ctx: True if a(g, ctx) else False  # noqa: SIM210 - a bool, no call
+    if len(args) == 2:
+        a, b = args
+        return lambda g, ctx: True if a(g, ctx) and b(g, ctx) else False  # noqa: SIM210
+    if len(args) == 3:
+        a, b, c = args
+        return lambda g, ctx: True if a(g, ctx) and b(g, ctx) and c(g, ctx) else False  # noqa: SIM210
+    every = tuple(args)
+
+    def test(g: Any, ctx: Ctx) -> bool:
+        for f in every:  # noqa: SIM110 - no generator
+            if not f(g, ctx):
+                return False
+        return True
+    return test
+
+
+@rule(CONDITIONS, C.Or, C._Or1, C._Or2)
+def _or(cx: Compiler, node: Any) -> Fn:
+    """:meth:`Or.test` (left to right, the first true ends it)."""
+    args = [cx.cond(a) for a in node._args]
+    if len(args) == 1:
+        a = args[0]
+        return lambda g, ctx: True if a(g, ctx) else False  # noqa: SIM210
+    if len(args) == 2:
+        a, b = args
+        return lambda g, ctx: True if a(g, ctx) or b(g, ctx) else False  # noqa: SIM210
+    some = tuple(args)
+
+    def test(g: Any, ctx: Ctx) -> bool:
+        for f in some:  # noqa: SIM110 - no generator
+            if f(g, ctx):
+                return True
+        return False
+    return test
+
+
+@rule(CONDITIONS, C.Not)
+def _not(cx: Compiler, node: Any) -> Fn:
+    """:meth:`Not.test`."""
+    a = cx.cond(node.arg)
+    return lambda g, ctx: not a(g, ctx)
+
+
+# ====================================================================== marks
+def _player_marked(mark: str, this_turn: bool) -> Fn:
+    """``g.player_marked(ctx, mark, player, this_turn)`` written out: a mark of the turn, or
+    of the effect's frames, or a static mark of a passive ability in play."""
+    key = ("p", mark)
+    static_key = (mark, this_turn)
+    if this_turn:
+        def marked_turn(g: Any, ctx: Ctx, player: int) -> bool:
+            if player in g.turn_pmarks.get(mark, ()):
+                return True
+            sm = g.static_marks
+            return bool(sm) and static_key in sm and g.static_marked(mark, player, this_turn)
+        return marked_turn
+
+    def marked(g: Any, ctx: Ctx, player: int) -> bool:
+        for f in ctx.frames:
+            if player in f.get(key, ()):
+                return True
+        sm = g.static_marks
+        return bool(sm) and static_key in sm and g.static_marked(mark, player, this_turn)
+    return marked
+
+
+@rule(CONDITIONS, C.PlayerMarked)
+def _player_mark(cx: Compiler, node: Any) -> Fn:
+    """:meth:`PlayerMarked.test`: every selected player carries the mark (and there is one)."""
+    marked = _player_marked(node.mark, node.this_turn)
+    if node._them:
+        return lambda g, ctx: marked(g, ctx, ctx.them if ctx.them is not None else ctx.you)
+    if node._you:
+        return lambda g, ctx: marked(g, ctx, ctx.you)
+    players = cx.players(node.players)
+
+    def test(g: Any, ctx: Ctx) -> bool:
+        ps = players(g, ctx)
+        if not ps:
+            return False
+        for p in ps:  # noqa: SIM110 - no generator
+            if not marked(g, ctx, p):
+                return False
+        return True
+    return test
+
+
+@rule(CONDITIONS, C.CardMarked)
+def _card_mark(cx: Compiler, node: Any) -> Fn:
+    """:meth:`CardMarked.test`: every selected card carries the mark (and there is one)."""
+    mark, this_turn = node.mark, node.this_turn
+    key = ("c", mark)
+    if this_turn:
+        def marked(g: Any, ctx: Ctx, card: int) -> bool:
+            return card in g.turn_cmarks.get(mark, ())
+    else:
+        def marked(g: Any, ctx: Ctx, card: int) -> bool:
+            for f in ctx.frames:  # noqa: SIM110 - no generator
+                if card in f.get(key, ()):
+                    return True
+            return False
+    if node._it:
+        if this_turn:
+            def test_it_turn(g: Any, ctx: Ctx) -> bool:
+                it = ctx.it
+                return it is not None and it in g.turn_cmarks.get(mark, ())
+            return test_it_turn
+        return lambda g, ctx: ctx.it is not None and marked(g, ctx, ctx.it)
+    cards = cx.cards(node.cards)
+
+    def test(g: Any, ctx: Ctx) -> bool:
+        cs = cards(g, ctx)
+        if not cs:
+            return False
+        for c in cs:  # noqa: SIM110 - no generator
+            if not marked(g, ctx, c):
+                return False
+        return True
+    return test
+
+
+@rule(CONDITIONS, C.AnyFoeMarked)
+def _any_foe_marked(cx: Compiler, node: Any) -> Fn:
+    """:meth:`AnyFoeMarked.test`."""
+    marked = _player_marked(node.mark, node.this_turn)
+
+    def test(g: Any, ctx: Ctx) -> bool:
+        for p in g.foes(ctx.you):  # noqa: SIM110 - no generator
+            if marked(g, ctx, p):
+                return True
+        return False
+    return test
+
+
+# ====================================================================== cards and zones
+@rule(CONDITIONS, C.FaceDown)
+def _face_down(cx: Compiler, node: Any) -> Fn:
+    """:meth:`FaceDown.test`."""
+    down = node.down
+    if node._it:
+        return lambda g, ctx: ctx.it is not None and g.face_up[ctx.it] != down
+    return node.test
+
+
+@rule(CONDITIONS, C.Did)
+def _did(cx: Compiler, node: Any) -> Fn:
+    """:meth:`Did.test`."""
+    if node.negate:
+        return lambda g, ctx: not ctx.did > 0
+    return lambda g, ctx: ctx.did > 0
+
+
+@rule(CONDITIONS, C.Affected)
+def _affected(cx: Compiler, node: Any) -> Fn:
+    """:meth:`Affected.test`."""
+    players = cx.players(node.players)
+    negate = node.negate
+
+    def test(g: Any, ctx: Ctx) -> bool:
+        since, touched = ctx.since, g.touched
+        for p in players(g, ctx):
+            if touched[p] > since:
+                return not negate
+        return negate
+    return test
+
+
+@rule(CONDITIONS, C.ZoneEmpty)
+def _zone_empty(cx: Compiler, node: Any) -> Fn:
+    """:meth:`ZoneEmpty.test`."""
+    one = node._one
+    if one == "you":
+        z = node.zone.zone
+        return lambda g, ctx: not g.slots[g.zone_base[z] + ctx.you]
+    if one == "shared":
+        z = node.zone.zone
+        return lambda g, ctx: not g.slots[g.zone_base[z]]
+    return node.test
+
+
+@rule(CONDITIONS, C.HasWord)
+def _has_word(cx: Compiler, node: Any) -> Fn:
+    """:meth:`HasWord.test`: 'it has W' as a set test."""
+    if type(node.cards) is not S._CardsIt:
+        return node.test
+    words = node.words
+    if len(words) == 1:
+        w = words[0]
+        return lambda g, ctx: ctx.it is not None and w in g.card_words[ctx.it]
+    wanted = frozenset(words)
+    return lambda g, ctx: ctx.it is not None and not wanted.isdisjoint(g.card_words[ctx.it])
+
+
+@rule(CONDITIONS, C.Showing)
+def _showing(cx: Compiler, node: Any) -> Fn:
+    """:meth:`Showing.test`."""
+    if type(node.cards) is not S._CardsIt:
+        return node.test
+    face = node.face
+    return lambda g, ctx: ctx.it is not None and g.face_value[ctx.it] == face

@@ -1,0 +1,301 @@
+"""The compiled effects (runtime/compiled, issue 11: "lowering produces specialised
+callables") do exactly what the effect objects do: the same games, logs, step counts and
+errors, with every block compiled to closures or with compiling turned off
+(``compiled.ENABLED``, ``CARDSCRIPT_COMPILED=0``)."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import operator
+import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cardscript
+from cardscript.dsl.harness.scenario import run_scenario, scenario_files
+from cardscript.runtime import compiled
+from cardscript.runtime import effects as E
+from cardscript.runtime.agents import make_agents
+from cardscript.runtime.compiled.compiler import Compiler
+from cardscript.runtime.context import Ctx
+from cardscript.runtime.engine import Engine
+from cardscript.runtime.errors import RunawayError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextmanager
+def objects() -> Iterator[None]:
+    """Run the effect objects (compiling off) inside the block."""
+    was = compiled.ENABLED
+    compiled.ENABLED = False
+    try:
+        yield
+    finally:
+        compiled.ENABLED = was
+
+
+_DEFS: dict[str, Any] = {}
+
+
+def _definition(game: str) -> Any:
+    if game not in _DEFS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _DEFS[game] = cardscript.compile_game(game)
+    return _DEFS[game]
+
+
+def _play(game: str, seats: int, bots: str, seed: int, log: bool, step_limit: int | None = None) -> Any:
+    """Everything a game ends with: its result (and log), steps, change clock, nesting, or its runaway."""
+    d = _definition(game)
+    kw = {} if step_limit is None else {"step_limit": step_limit}
+    engine = Engine(d, seats, make_agents(bots.split(","), seats), seed, log=log, **kw)
+    try:
+        r = engine.run()
+    except RunawayError as exc:
+        return ("runaway", str(exc), exc.chain, exc.ats, engine.game.steps)
+    g = engine.game
+    return (r.scores, r.winners, r.reason, r.turns, r.decisions, r.tie_values, r.outcome, r.log, g.steps, g.clock,
+            g.nesting, g.trigger_depth)
+
+
+def _both(*args: Any, **kw: Any) -> tuple[Any, Any]:
+    fast = _play(*args, **kw)
+    with objects():
+        plain = _play(*args, **kw)
+    return fast, plain
+
+
+GAMES = [
+    ("injustice", 2, "random"), ("injustice", 3, "heuristic,random"), ("injustice", 4, "heuristic"),
+    ("justice-league-dark", 2, "random"), ("justice-league-dark", 3, "heuristic"),
+    ("hero-dice-batman", 1, "random"), ("hero-dice-batman", 3, "heuristic,random"),
+    ("bench/minideck", 2, "random"), ("bench/minideck", 4, "heuristic"),
+]
+
+
+@pytest.mark.parametrize(("game", "seats", "bots"), GAMES)
+def test_logged_games_are_the_same_both_ways(game: str, seats: int, bots: str) -> None:
+    for seed in (1, 2):
+        fast, plain = _both(str(ROOT / game) if game.startswith("bench") else game, seats, bots, seed, True)
+        assert fast == plain
+
+
+@pytest.mark.parametrize(("game", "seats", "bots"), GAMES)
+def test_unlogged_games_are_the_same_both_ways(game: str, seats: int, bots: str) -> None:
+    for seed in (3, 4, 5):
+        fast, plain = _both(str(ROOT / game) if game.startswith("bench") else game, seats, bots, seed, False)
+        assert fast == plain
+
+
+@settings(max_examples=25, deadline=None)
+@given(game=st.sampled_from(["injustice", "justice-league-dark", "hero-dice-batman"]),
+       seed=st.integers(1, 10_000), limit=st.integers(50, 60_000))
+def test_a_step_budget_runs_out_at_the_same_statement_both_ways(game: str, seed: int, limit: int) -> None:
+    """The step budget stops a game at the same step, in the same statement, with the same
+    chain: every closure counts the steps its object counts."""
+    fast, plain = _both(game, 2 if game != "hero-dice-batman" else 1, "random", seed, False, step_limit=limit)
+    assert fast == plain
+
+
+def test_a_recursion_stops_the_same_way_both_ways(tmp_path: Path) -> None:
+    pack = tmp_path / "loops"
+    pack.mkdir()
+    (pack / "cards.cards").write_text('expansion "loops"\nuses "injustice"\n\neffect ping:\n'
+                                      '  if count all cards in your hand >= 0: ping\n\n'
+                                      'card "Looper": hero, cost 1, copies 30\n  play: ping\n', encoding="utf-8")
+    (pack / "cardscript.toml").write_text('name = "loops"\nversion = "1.0.0"\ngame = "injustice"\n', encoding="utf-8")
+    d = cardscript.compile_game("injustice", expansions=[str(pack)])
+
+    def once() -> Any:
+        engine = Engine(d, 2, make_agents(["heuristic"], 2), 1, log=False)
+        with pytest.raises(RunawayError) as info:
+            engine.run()
+        return str(info.value), info.value.chain, info.value.ats, engine.game.steps
+
+    fast = once()
+    with objects():
+        plain = once()
+    assert fast == plain
+    assert "levels deep" in fast[0] and fast[2]
+
+
+def _scenario_outcomes() -> Iterator[tuple[str, Any]]:
+    for f in scenario_files([str(ROOT / "tests" / "scenarios"), str(ROOT / "tests" / "hostile"),
+                             str(ROOT / "examples")]):
+        res = run_scenario(f)
+        yield f, (res.passed, [(d.code, d.message, d.span and (d.span.line, d.span.column)) for d in res.diagnostics],
+                  json.dumps(res.log, sort_keys=True, default=str))
+
+
+def test_every_scenario_runs_the_same_both_ways() -> None:
+    """Each rulebook scenario, hostile script and example plays the same game (its log),
+    and passes or fails with the same diagnostics, compiled or not."""
+    fast = dict(_scenario_outcomes())
+    with objects():
+        plain = dict(_scenario_outcomes())
+    assert fast.keys() == plain.keys() and len(fast) > 300
+    differ = [f for f in fast if fast[f] != plain[f]]
+    assert not differ, differ
+
+
+def test_blocks_are_compiled_once_per_definition() -> None:
+    d = _definition("injustice")
+    Engine(d, 2, make_agents(["random"], 2), 1, log=False).run()
+    entry = d.turn._fn
+    assert entry is not None and entry[0] is d and callable(entry[1])
+    fn = entry[1]
+    Engine(d, 3, make_agents(["random"], 3), 2, log=False).run()
+    assert d.turn._fn[1] is fn  # every game of the definition, at any number of seats
+
+
+# ---------------------------------------------------------------- closures against references
+OPS = {"<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt, "==": operator.eq,
+       "!=": operator.ne}
+
+
+class _Probe(E.Node):
+    """A condition or expression with a known value that records each time it runs."""
+
+    __slots__ = ("log", "name", "value")
+
+    def __init__(self, name: str, value: Any, log: list[str]):
+        self.name, self.value, self.log = name, value, log
+
+    def evaluate(self, g: Any, ctx: Ctx) -> Any:
+        self.log.append(self.name)
+        return self.value
+
+    def test(self, g: Any, ctx: Ctx) -> bool:
+        self.log.append(self.name)
+        return bool(self.value)
+
+    def run(self, g: Any, ctx: Ctx) -> int:
+        self.log.append(self.name)
+        return int(self.value)
+
+
+def _game() -> Any:
+    return Engine(_definition(str(ROOT / "bench" / "minideck")), 2, make_agents(["random"], 2), 1).game
+
+
+def _side(kind: str, value: int, log: list[str], name: str) -> Any:
+    return E.Const(value) if kind == "const" else E.Var("v" + name) if kind == "var" else _Probe(name, value, log)
+
+
+@given(op=st.sampled_from(sorted(OPS)), a=st.integers(-3, 3), b=st.integers(-3, 3),
+       left=st.sampled_from(["const", "var", "probe"]), right=st.sampled_from(["const", "var", "probe"]))
+def test_a_compiled_comparison_is_the_operator_whichever_side_is_written(op: str, a: int, b: int, left: str,
+                                                                        right: str) -> None:
+    log: list[str] = []
+    node = E.Compare(op, _side(left, a, log, "l"), _side(right, b, log, "r"))
+    g = _game()
+    test = Compiler(g).cond(node)
+    assert test(g, Ctx(0, vars={"vl": a, "vr": b})) == OPS[op](a, b)
+    assert log == [name for name, kind in (("l", left), ("r", right)) if kind == "probe"]  # each side once, in order
+
+
+@given(values=st.lists(st.booleans(), min_size=1, max_size=5), use_or=st.booleans())
+def test_compiled_and_or_stop_at_the_condition_the_objects_stop_at(values: list[bool], use_or: bool) -> None:
+    g = _game()
+    runs = []
+    for compile_it in (True, False):
+        log: list[str] = []
+        node = (E.Or if use_or else E.And)([_Probe(str(i), v, log) for i, v in enumerate(values)])
+        got = Compiler(g).cond(node)(g, Ctx(0)) if compile_it else node.test(g, Ctx(0))
+        runs.append((got, log))
+    assert runs[0] == runs[1]
+    assert runs[0][0] is (any(values) if use_or else all(values))
+
+
+@given(results=st.lists(st.integers(0, 3), max_size=5), did=st.integers(0, 2))
+def test_a_compiled_block_counts_steps_and_results_as_its_objects(results: list[int], did: int) -> None:
+    """A block's closure charges its statements, sums their results and leaves the last
+    one's result and start clock in the context, as ``Seq.run_objects``; a statement that
+    reads 'if you do' sees the statement before it."""
+    g = _game()
+    runs = []
+    for compile_it in (True, False):
+        log: list[str] = []
+        stmts: list[Any] = [_Probe(f"s{i}", r, log) for i, r in enumerate(results)]
+        if stmts:  # one more statement that reads 'you do', whose 'then' records it
+            stmts.append(E.If(E.Did(False), E.Seq([_Probe("then", 0, log)])))
+        block = E.Seq(stmts)
+        ctx = Ctx(0)
+        ctx.did = did
+        start = g.steps
+        total = Compiler(g).block(block)(g, ctx) if compile_it else block.run_objects(g, ctx)
+        runs.append((total, g.steps - start, ctx.did, ctx.since == g.clock or ctx.since, log))
+    assert runs[0] == runs[1]
+
+
+_DRAWS = '''game "Draws"
+players 1 to 2
+types thing
+zone deck: per player, hidden, refill from discard
+zone discard: per player, public
+zone pile: shared, hidden
+zone hand: per player, public
+counter score: per player, 0
+card "Chip": thing, copies 3
+setup:
+  move all cards from the box to the pile
+turn:
+  repeat 3: move the top card of the pile to your discard
+  repeat 5: move the top card of your deck to your hand
+  move the top card of the pile to your hand
+  move all cards from your hand to the pile
+  end game "drawn"
+score:
+  +(count all cards in your hand) score
+'''
+
+
+@pytest.mark.parametrize("limit", [None, *range(1, 60, 3)])
+def test_the_compiled_top_card_move_stops_where_the_object_does(limit: int | None, tmp_path: Path) -> None:
+    """'move the top card of ZONE to ZONE' refills an empty deck from its discard, does
+    nothing on an empty pile, and stops at the step limit, compiled as its object does."""
+    (tmp_path / "game.rules").write_text(_DRAWS)
+    d = cardscript.compile_game(str(tmp_path))
+
+    def play() -> Any:
+        e = Engine(d, 2, make_agents(["random"], 2), 4, log=True, **({} if limit is None else {"step_limit": limit}))
+        try:
+            r = e.run()
+            out: Any = (r.scores, r.turns)
+        except RunawayError as exc:
+            out = (str(exc), exc.ats)
+        return out, e.game.steps, e.game.slots, e.game.log
+
+    fast = play()
+    with objects():
+        assert play() == fast
+
+
+def test_a_block_compiled_where_the_stack_is_deep_runs_as_its_objects() -> None:
+    """Compiling where Python's stack is nearly full (RecursionError) leaves the block to its
+    objects: the same game, no traceback."""
+    d = cardscript.compile_game(str(ROOT / "bench" / "minideck"))
+    e = Engine(d, 2, make_agents(["random"], 2), 7, log=False)
+    g = e.game
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack(0)) + 10)  # the turn's compile needs about 20 more frames
+    try:
+        fn = compiled.block(d.turn, g)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert fn == d.turn.run_objects and d.turn._fn[1] == d.turn.run_objects
+    r = e.run()
+    with objects():
+        again = Engine(d, 2, make_agents(["random"], 2), 7, log=False).run()
+    assert (r.scores, r.turns, r.decisions) == (again.scores, again.turns, again.decisions)
