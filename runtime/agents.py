@@ -105,16 +105,16 @@ class HeuristicAgent(Agent):
         # anything, and within it the most valuable option.
         best, best_key = d.size - 1, None
         values = d.values
-        for i, act in enumerate(d.options):
+        for i, act in enumerate(d.actions):  # its action's order and hint: no card to read
             if act is None:
                 continue
-            hinted = act.hinted
+            order, hinted, granted = act
             if hinted and values[i] < 0:
                 continue  # the script says this option is not worth taking now
             # actions granted this turn come after the game's, unless their `prefer` says they
             # are worth taking (a value above 0): then before them, the most valuable first
-            preferred = act.granted and hinted and values[i] > 0
-            key = (1, values[i]) if preferred else (-act.order, values[i])
+            preferred = granted and hinted and values[i] > 0
+            key = (1, values[i]) if preferred else (-order, values[i])
             if best_key is None or key > best_key:
                 best, best_key = i, key
         return best

@@ -255,8 +255,8 @@ class DecisionView:
         RuntimeError: reading options, labels or values after the decision was answered.
     """
 
-    __slots__ = ("_key", "_labels", "_options", "_serial", "_values", "high", "kind", "low", "player", "purpose",
-                 "size")
+    __slots__ = ("_actions", "_key", "_labels", "_options", "_serial", "_values", "high", "kind", "low", "player",
+                 "purpose", "size")
 
     def __init__(self, key: int, serial: int, d: Decision):
         self._key, self._serial = key, serial
@@ -265,6 +265,7 @@ class DecisionView:
         self._labels: list[str] | None = None
         self._values: list[int] | None = None
         self._options: tuple[Any, ...] | None = None
+        self._actions: tuple[Any, ...] | None = None
 
     def __len__(self) -> int:
         return self.size
@@ -298,6 +299,17 @@ class DecisionView:
         return Forecast(self._key, self._serial)
 
     @property
+    def actions(self) -> tuple[ActionKind | None, ...]:
+        """For an action decision, per option what :attr:`options` says of its action and
+        nothing of its card: an :class:`ActionKind` (``order``, ``hinted``, ``granted``), None
+        for ending the turn; one object per action, so a bot that chooses by action reads no
+        card (the heuristic bot). Empty for any other decision."""
+        if self._actions is None:
+            g, _seat, d = self._decision()
+            self._actions = _action_kinds(g, d) if d.kind == "action" else ()
+        return self._actions
+
+    @property
     def options(self) -> tuple[Any, ...]:
         if self._options is None:
             g, seat, d = self._decision()
@@ -308,26 +320,76 @@ class DecisionView:
         return self._options
 
 
+class ActionKind(tuple):  # type: ignore[type-arg]
+    """What an action option says of its action, for a bot that chooses by action
+    (:attr:`DecisionView.actions`): ``(order, hinted, granted)``, as in :class:`ActionOption`."""
+
+    __slots__ = ()
+
+    @property
+    def order(self) -> int:
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def hinted(self) -> bool:
+        return self[1]  # type: ignore[no-any-return]
+
+    @property
+    def granted(self) -> bool:
+        return self[2]  # type: ignore[no-any-return]
+
+
+def _parts(g: Game) -> dict[int, tuple[str, ActionKind]]:
+    """id(action) -> (its name, its :class:`ActionKind`) for the actions of ``g``'s
+    definition, made once per definition and list of actions (kept in its ``__dict__``, as
+    the emit plans)."""
+    actions = g.d.actions
+    entry: tuple[list[Any], dict[int, tuple[str, ActionKind]]] | None = g.d.__dict__.get("_action_parts")
+    if entry is None or entry[0] is not actions:
+        entry = g.d.__dict__["_action_parts"] = (actions, {id(a): (a.name, ActionKind((i, _hinted(a), False)))
+                                                           for i, a in enumerate(actions)})
+    return entry[1]
+
+
+def _hinted(act: Any) -> bool:
+    return act.prefer is not None or (act.choose is not None and act.choose.prefer is not None)
+
+
+def _part(g: Game, act: Any) -> tuple[str, ActionKind]:
+    """(name, :class:`ActionKind`) of an action of the window: the definition's, or one
+    granted for the turn (after every declared action)."""
+    found = _parts(g).get(id(act))
+    if found is None:
+        found = (act.name, ActionKind((len(g.d.actions), _hinted(act), True)))
+    return found
+
+
+def _action_kinds(g: Game, d: Decision) -> tuple[ActionKind | None, ...]:
+    """:attr:`DecisionView.actions` of an action decision."""
+    parts = _parts(g)
+    out: list[ActionKind | None] = []
+    for act, _card in d.options:
+        if act is None:
+            out.append(None)
+            continue
+        found = parts.get(id(act))
+        out.append(found[1] if found is not None else _part(g, act)[1])
+    return tuple(out)
+
+
 def _action_options(g: Game, seat: int, d: Decision) -> tuple[Any, ...]:
     """The options of an action decision as the seat may read them (an
     :class:`ActionOption` each; None for ending the turn), each action's own part (name,
-    order, hint, granted) found once per action rather than once per option (the heuristic
-    bot reads them at every decision)."""
-    order = {id(a): i for i, a in enumerate(g.d.actions)}
-    parts: dict[int, tuple[str, int, bool, bool]] = {}
+    order, hint, granted) made once per definition (:func:`_parts`)."""
     names = g.card_names
     out: list[Any] = []
     for act, card in d.options:
         if act is None:
             out.append(None)
             continue
-        key = id(act)
-        part = parts.get(key)
-        if part is None:
-            hinted = act.prefer is not None or (act.choose is not None and act.choose.prefer is not None)
-            part = parts[key] = (act.name, order.get(key, len(order)), hinted, key not in order)
+        name, (order, hinted, granted) = _part(g, act)
         shown = None if card is None or not card_seen(g, card, seat) else names[card]
-        out.append(ActionOption(part[0], shown, part[1], part[2], part[3]))
+        out.append(ActionOption(name, shown, order, hinted, granted))
     return tuple(out)
 
 

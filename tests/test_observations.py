@@ -4,6 +4,7 @@ over leads back to the game."""
 from __future__ import annotations
 
 import types
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -302,3 +303,35 @@ def test_play_log_for_writes_the_seats_log(tmp_path: Any) -> None:
     assert all("id" not in x for x in lines)
     bad = CliRunner().invoke(cli, ["play", "injustice", "-q", "--log-for", "3", str(mine)])
     assert bad.exit_code != 0 and "seats 1 to 2" in bad.output
+
+
+class _ActionsProbe(RandomAgent):
+    """A random bot that checks, at each action decision, that ``DecisionView.actions`` says
+    of each option what ``options`` says of its action (issue 11: the heuristic bot chooses
+    from ``actions``, reading no card)."""
+
+    checked = 0
+    granted = 0
+
+    def choose(self, view: Observation, d: DecisionView) -> list[int]:
+        if d.kind == "action":
+            kinds = d.actions
+            assert [None if o is None else (o.order, o.hinted, o.granted) for o in d.options] == \
+                [None if a is None else tuple(a) for a in kinds]
+            assert all(a is None or (a.order, a.hinted, a.granted) == tuple(a) for a in kinds)
+            _ActionsProbe.checked += 1
+            _ActionsProbe.granted += sum(1 for a in kinds if a is not None and a.granted)
+        else:
+            assert d.actions == ()
+        return super().choose(view, d)
+
+
+_ActionsProbe.blind = False  # asked through its view, as any agent that reads it
+
+
+def test_the_actions_of_a_decision_are_what_its_options_say_of_their_actions() -> None:
+    tour = Path(__file__).resolve().parent.parent / "examples" / "language-tour"  # cards that grant actions
+    d = cardscript.compile_game("injustice", expansions=[str(tour)])
+    for seed in range(1, 7):
+        Engine(d, 2, [_ActionsProbe(), _ActionsProbe()], seed, log=False).run()
+    assert _ActionsProbe.checked > 500 and _ActionsProbe.granted > 0
