@@ -320,7 +320,7 @@ class DecisionView:
         return self._options
 
 
-class ActionKind(tuple):  # type: ignore[type-arg]
+class ActionKind(tuple):
     """What an action option says of its action, for a bot that chooses by action
     (:attr:`DecisionView.actions`): ``(order, hinted, granted)``, as in :class:`ActionOption`."""
 
@@ -328,15 +328,15 @@ class ActionKind(tuple):  # type: ignore[type-arg]
 
     @property
     def order(self) -> int:
-        return self[0]  # type: ignore[no-any-return]
+        return self[0]
 
     @property
     def hinted(self) -> bool:
-        return self[1]  # type: ignore[no-any-return]
+        return self[1]
 
     @property
     def granted(self) -> bool:
-        return self[2]  # type: ignore[no-any-return]
+        return self[2]
 
 
 def _parts(g: Game) -> dict[int, tuple[str, ActionKind]]:

@@ -10,8 +10,9 @@ from cardscript.runtime.compiled import Fn
 from cardscript.runtime.compiled.analysis import reads_previous
 from cardscript.runtime.compiled.compiler import NOT_CONST, STATEMENTS, Compiler, rule
 from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
+from cardscript.runtime.effects import cards as M
 from cardscript.runtime.effects import flow as F
-from cardscript.runtime.errors import MAX_REPEAT, GameOver, RunawayError
+from cardscript.runtime.errors import MAX_REPEAT, MOVE_STEPS, GameOver, RunawayError
 
 
 # ====================================================================== blocks
@@ -234,6 +235,8 @@ def _repeat(cx: Compiler, node: Any) -> Fn:
             return total
         return run_block
     stmt = one[0]  # no position kept: Repeat.run tells a runaway error nothing of it
+    if type(node.body.stmts[0]) is M._MoveTopCard:
+        return _repeat_move_top(cx, node.body.stmts[0], k, times)
 
     def run(g: Any, ctx: Ctx) -> int:
         n = k if times is None else times(g, ctx)
@@ -246,6 +249,47 @@ def _repeat(cx: Compiler, node: Any) -> Fn:
                 g.out_of_steps(ctx.this)
             start = g.clock
             r = stmt(g, ctx)
+            ctx.did = r
+            ctx.since = start
+            total += r
+        return total
+    return run
+
+
+def _repeat_move_top(cx: Compiler, move_node: Any, k: Any, times: Fn | None) -> Fn:
+    """'repeat N: move the top card of ZONE to ZONE2' (a draw): :meth:`Repeat.run` with the
+    move of ``_MoveTopCard.run`` in the loop, no call per pass but the move's bookkeeping."""
+    from cardscript.runtime.compiled.calls import slot_of
+    from cardscript.runtime.compiled.moves import mover
+
+    sz, syours = slot_of(move_node.cards.zones[0]) or (0, False)
+    move = mover(cx, *(slot_of(move_node.zone) or (0, False)), move_node.bottom)
+
+    def run(g: Any, ctx: Ctx) -> int:
+        n = k if times is None else times(g, ctx)
+        if n > MAX_REPEAT:
+            raise RunawayError(f"repeat {n} times is more than the bound {MAX_REPEAT} {g.where(ctx.this)}")
+        total = 0
+        you = ctx.you
+        s = g.zone_base[sz] + you if syours else g.zone_base[sz]
+        for _ in range(max(0, n)):
+            g.steps += 1
+            if g.steps > g.step_limit:
+                g.out_of_steps(ctx.this)
+            start = g.clock
+            pile = g.slots[s]
+            if not pile:
+                g.ensure(s, 1, False)
+            if pile:
+                g.steps += MOVE_STEPS
+                if g.steps > g.step_limit:
+                    g.out_of_steps(ctx.this)
+                move(g, pile[-1], you)
+                r = 1
+            else:
+                if g.steps > g.step_limit:  # the check of a move of no card
+                    g.out_of_steps(ctx.this)
+                r = 0
             ctx.did = r
             ctx.since = start
             total += r

@@ -8,31 +8,63 @@ from typing import Any
 from cardscript.runtime.compiled import Fn
 from cardscript.runtime.compiled import block as _compiled_block
 from cardscript.runtime.compiled.compiler import STATEMENTS, Compiler, rule
+from cardscript.runtime.compiled.moves import mover, transfer
 from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
 from cardscript.runtime.effects import calls as K
 from cardscript.runtime.effects import cards as M
+from cardscript.runtime.effects import counting
 from cardscript.runtime.effects import flow as F
 from cardscript.runtime.effects import selectors as S
 from cardscript.runtime.effects.calls import Closure
 from cardscript.runtime.effects.expressions import Const
-from cardscript.runtime.errors import MAX_CALL_DEPTH, MAX_NESTING, MOVE_STEPS, RunawayError
+from cardscript.runtime.errors import MAX_CALL_DEPTH, MAX_NESTING, MAX_TRIGGER_DEPTH, MOVE_STEPS, RunawayError
+from cardscript.runtime.game.events import _QUIET
+from cardscript.runtime.observation import note_subject
 
 
 # ====================================================================== calls and events
+def emitter(cx: Compiler, event: str) -> Any:
+    """``fn(g, player, it, source)``: what ``g.emit(event, ...)`` does. An event that no
+    rule, card or static rule of the definition listens to (its emit plan, made now:
+    ``EventOps._emit_plan``) is counted, logged and checked against the trigger bound
+    without the look-up of what listens; then only the delayed effects waiting for it run."""
+    plan = cx.d.__dict__.get("_emits", {}).get(event) or cx.g._emit_plan(event)
+    if plan is not _QUIET or cx.d.triggers_in_chosen_order:
+        return lambda g, player, it, source: g.emit(event, player, it, source)
+
+    def quiet(g: Any, player: int, it: int | None, source: int | None) -> None:
+        key = (event, player)
+        counts = g.event_counts
+        counts[key] = counts.get(key, 0) + 1
+        if g.logging:
+            entry: dict[str, Any] = {"t": "event", "event": event, "player": player}
+            if it is not None:
+                entry["card"] = g.card_names[it]
+                if g.listeners:
+                    note_subject(g, it)
+            g.emit_log(entry)
+        if g.trigger_depth >= MAX_TRIGGER_DEPTH:
+            raise RunawayError(f"trigger chain deeper than {MAX_TRIGGER_DEPTH} at event {event!r} {g.where(source)}")
+        if g.delayed:
+            for x in g.due_delayed(event, player):
+                g.run_delayed(x)
+    return quiet
+
+
 @rule(STATEMENTS, K.Emit)
 def _emit(cx: Compiler, node: Any) -> Fn:
-    """:meth:`Emit.run`."""
-    event = node.event
+    """:meth:`Emit.run` (through :func:`emitter`)."""
+    emit = emitter(cx, node.event)
     if node.players is None:
         def run(g: Any, ctx: Ctx) -> int:
-            g.emit(event, ctx.you, ctx.it, ctx.this)
+            emit(g, ctx.you, ctx.it, ctx.this)
             return 0
         return run
     players = cx.players(node.players)
 
     def run_for(g: Any, ctx: Ctx) -> int:
         for p in players(g, ctx):
-            g.emit(event, p, ctx.it, ctx.this)
+            emit(g, p, ctx.it, ctx.this)
         return 0
     return run_for
 
@@ -132,7 +164,7 @@ def _call(cx: Compiler, node: Any) -> Fn:
 
 
 # ====================================================================== cards
-def _slot_of(zone: Any) -> tuple[int, bool] | None:
+def slot_of(zone: Any) -> tuple[int, bool] | None:
     """(zone index, of 'you') of a 'your ZONE' or shared zone reference, else None."""
     t = type(zone)
     if t is S._YourZone:
@@ -145,16 +177,14 @@ def _slot_of(zone: Any) -> tuple[int, bool] | None:
 @rule(STATEMENTS, M._MoveTopCard)
 def _move_top(cx: Compiler, node: Any) -> Fn:
     """:meth:`_MoveTopCard.run`: 'move the top card of ZONE to ZONE2', both one slot by index."""
-    src = _slot_of(node.cards.zones[0])
-    dst = _slot_of(node.zone)
+    src = slot_of(node.cards.zones[0])
+    dst = slot_of(node.zone)
     assert src is not None and dst is not None
     sz, syours = src
-    dz, dyours = dst
-    bottom = node.bottom
+    move = mover(cx, *dst, node.bottom)
 
     def run(g: Any, ctx: Ctx) -> int:
-        zone_base = g.zone_base
-        s = zone_base[sz] + ctx.you if syours else zone_base[sz]
+        s = g.zone_base[sz] + ctx.you if syours else g.zone_base[sz]
         pile = g.slots[s]
         if not pile:
             g.ensure(s, 1, False)
@@ -165,7 +195,7 @@ def _move_top(cx: Compiler, node: Any) -> Fn:
         g.steps += MOVE_STEPS
         if g.steps > g.step_limit:
             g.out_of_steps(ctx.this)
-        g.move(pile[-1], zone_base[dz] + ctx.you if dyours else zone_base[dz], bottom)
+        move(g, pile[-1], ctx.you)
         return 1
     return run
 
@@ -173,8 +203,9 @@ def _move_top(cx: Compiler, node: Any) -> Fn:
 @rule(STATEMENTS, M._MoveToYours, M._MoveToShared)
 def _move_to(cx: Compiler, node: Any) -> Fn:
     """:meth:`_MoveToYours.run` and :meth:`_MoveToShared.run`: a destination of one slot."""
-    dz, dyours = _slot_of(node.zone) or (0, False)
+    dz, dyours = slot_of(node.zone) or (0, False)
     bottom = node.bottom
+    move = mover(cx, dz, dyours, bottom)
     if type(node.cards) is S._CardsIt:  # 'move it to ...': no list
         def run_it(g: Any, ctx: Ctx) -> int:
             it = ctx.it
@@ -185,9 +216,12 @@ def _move_to(cx: Compiler, node: Any) -> Fn:
             g.steps += MOVE_STEPS
             if g.steps > g.step_limit:
                 g.out_of_steps(ctx.this)
-            g.move(it, g.zone_base[dz] + ctx.you if dyours else g.zone_base[dz], bottom)
+            move(g, it, ctx.you)
             return 1
         return run_it
+    whole = _whole_slot(cx, node.cards)
+    if whole is not None and not bottom:
+        return transfer(cx, whole, (dz, dyours))
     cards = cx.cards(node.cards)
 
     def run(g: Any, ctx: Ctx) -> int:
@@ -195,13 +229,25 @@ def _move_to(cx: Compiler, node: Any) -> Fn:
         g.steps += MOVE_STEPS * len(cs)
         if g.steps > g.step_limit:
             g.out_of_steps(ctx.this)
-        dest = g.zone_base[dz] + ctx.you if dyours else g.zone_base[dz]
         if len(cs) == 1:
-            g.move(cs[0], dest, bottom)
+            move(g, cs[0], ctx.you)
         elif cs:
-            g.move_all(cs, dest, bottom)
+            g.move_all(cs, g.zone_base[dz] + ctx.you if dyours else g.zone_base[dz], bottom)
         return len(cs)
     return run
+
+
+def _whole_slot(cx: Compiler, sel: Any) -> tuple[int, bool] | None:
+    """(zone, of 'you') when ``sel`` selects every card of one 'your ZONE' or shared zone
+    and nothing else ('all cards from your hand'), top first; else None."""
+    sel = cx._planned(sel)
+    shape = sel._shape if type(sel) is counting._CardsAllShape else None
+    if shape is None or shape.one is None or shape.name or shape.tests:
+        return None
+    kind, zone, top = shape.one
+    if top or kind not in (counting._YOURS, counting._SHARED):
+        return None
+    return zone, kind == counting._YOURS
 
 
 @rule(STATEMENTS, M.Play)
@@ -217,6 +263,7 @@ def _play(cx: Compiler, node: Any) -> Fn:
     abilities: dict[int, Any] = {}  # card type -> (closure, depth) of its play ability, or None
     it_only = type(node.cards) is S._CardsIt
     cards = None if it_only else cx.cards(node.cards)
+    emit_play = emitter(cx, "play")
 
     def ability_of(g: Any, ct: int) -> Any:
         found = abilities.get(ct, False)
@@ -227,9 +274,11 @@ def _play(cx: Compiler, node: Any) -> Fn:
                  (ab._depth if ab._depth >= 0 else ab.depth()) + 2)
         return found
 
+    move = mover(cx, zone, per_player)
+
     def play_one(g: Any, ctx: Ctx, c: int) -> None:
         you = ctx.you
-        g.move(c, g.zone_base[zone] + you if per_player else g.zone_base[zone])
+        move(g, c, you)
         g.played_turn.append(c)
         if g.logging:
             g.emit_log({"t": "play", "player": you, "card": g.card_names[c]})
@@ -269,7 +318,7 @@ def _play(cx: Compiler, node: Any) -> Fn:
                 except RunawayError as exc:
                     exc.passing(f"play of {g.card_names[c]}")
                     raise
-        g.emit("play", you, c, c)
+        emit_play(g, you, c, c)
 
     if it_only:
         def run_it(g: Any, ctx: Ctx) -> int:
@@ -304,7 +353,7 @@ def nested(g: Any, fn: Fn, ctx: Ctx, depth: int) -> int:
 @rule(STATEMENTS, M.Shuffle)
 def _shuffle(cx: Compiler, node: Any) -> Fn:
     """:meth:`Shuffle.run`."""
-    one = _slot_of(node.zone)
+    one = slot_of(node.zone)
     if one is None:
         slots = node.zone.slots
 

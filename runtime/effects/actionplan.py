@@ -218,6 +218,8 @@ class WindowPlan:
     Attributes:
         actions: the definition's list of actions the plan was made for.
         plans: per action, its option plan (:func:`option_plan`).
+        finders: per action, the closure that finds its options by its plan
+            (:mod:`~.actionfind`), made at the first pass; None before.
         known: per ``keyed`` or ``gated`` action, state key -> {card key -> (passes, steps)}
             of the states seen (up to :data:`KNOWN`, then forgotten); a state key and a card
             key hold all a card's test depends on, so they serve every game of the definition.
@@ -229,7 +231,7 @@ class WindowPlan:
         running: a pass is under way (a pass inside it values without the memos).
     """
 
-    __slots__ = ("actions", "card", "known", "memos", "passes", "plain", "plans", "running")
+    __slots__ = ("actions", "card", "finders", "known", "memos", "passes", "plain", "plans", "running")
 
     def __init__(self, actions: list[Any], g: Game):
         memos: dict[Any, H.Hoisted] = {}
@@ -251,6 +253,8 @@ class WindowPlan:
                      for a in actions if a.choose is not None and a.choose.prefer is not None}
         self.memos = tuple(memos.values())
         self.running = False
+        #: per action, the closure that finds its options (:mod:`~.actionfind`), made at the first pass
+        self.finders: tuple[Any, ...] | None = None
 
     def forget(self) -> None:
         """Drop every remembered value of the hints (the start and the end of a pass)."""
@@ -263,32 +267,13 @@ class WindowPlan:
         its condition holds), the actions granted this turn, then 'end the turn' (:data:`END`).
         ``outer``: the action name to leave in ``g.action_name``."""
         options: list[tuple[Any, int | None]] = []
-        for i, act in enumerate(g.d.actions):
-            kind, data = self.plans[i]
-            if kind == "direct":
-                pool = self._pool(g, ctx, data)
-                g.steps += len(pool)  # as the selector counts its pool
-                if g.steps > g.step_limit:
-                    g.out_of_steps(ctx.this)
-                options += [(act, c) for c in pool]
-                continue
-            if kind == "static":
-                zones, ok = data
-                pool = self._pool(g, ctx, zones)
-                g.steps += len(pool)
-                if g.steps > g.step_limit:
-                    g.out_of_steps(ctx.this)
-                options += [(act, c) for c in pool if ok[c]]
-                continue
-            g.action_name = act.name  # what its candidates cost: "the next ... you buy"
-            if kind == "gated" and data[2][5] and self._ruled_out(g, ctx, i, data[2]):
-                continue
-            if kind != "test":  # keyed, gated
-                options += [(act, c) for c in self._keyed(g, ctx, i, act, data)]
-            elif act.choose is not None:
-                options += [(act, c) for c in act.choose.candidates(g, ctx)]
-            elif act.cond is None or act.cond.test(g, ctx):
-                options.append((act, None))
+        found = self.finders
+        if found is None:  # one closure per action, made at the first window (runtime/effects/actionfind.py)
+            from cardscript.runtime.effects.actionfind import finders
+
+            found = self.finders = finders(self, g)
+        for find in found:
+            find(g, ctx, options)
         g.action_name = outer
         if g.granted:
             options.extend((ga, None) for ga in g.offered_grants(ctx.you))  # "... this turn, you may"
