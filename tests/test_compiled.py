@@ -9,6 +9,7 @@ import inspect
 import json
 import operator
 import sys
+import types
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -299,3 +300,45 @@ def test_a_block_compiled_where_the_stack_is_deep_runs_as_its_objects() -> None:
     with objects():
         again = Engine(d, 2, make_agents(["random"], 2), 7, log=False).run()
     assert (r.scores, r.turns, r.decisions) == (again.scores, again.turns, again.decisions)
+
+
+@pytest.mark.parametrize(("game", "seats"), [("hero-dice-batman", 1), ("hero-dice-batman", 3), ("injustice", 2),
+                                             ("justice-league-dark", 2)])
+def test_compiled_selectors_of_a_shape_match_the_shape_functions(game: str, seats: int,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every call of a compiled selector or count of a shape (compiled/expressions.py,
+    ``_shaped``) gives, on the same state, the cards (the count) and the steps of
+    ``counting.select_cards`` (``count_cards``), which tests/test_hd_counting.py checks
+    against the generic selector."""
+    from cardscript.runtime.compiled import expressions as CE
+    from cardscript.runtime.effects import counting as K
+
+    checked = {"cards": 0, "count": 0}
+    real = CE._shaped
+
+    def checking(cx: Any, shape: Any, count: bool) -> Any:
+        fn = real(cx, shape, count)
+        if fn is None:
+            return None
+        holder = K._Holder()
+        holder._shape = shape
+        node = types.SimpleNamespace(_zone=shape)
+
+        def run(g: Any, ctx: Any) -> Any:
+            start, it = g.steps, ctx.it
+            got = fn(g, ctx)
+            steps = g.steps
+            if all(t[0] < K._WHERE for t in shape.tests):  # pure: it may run twice on one state
+                g.steps = start
+                ctx.it = it
+                want = K.count_cards(node, g, ctx) if count else K.select_cards(holder, g, ctx)
+                assert (want, g.steps) == (got, steps)
+                checked["count" if count else "cards"] += 1
+            return got
+        return run
+
+    monkeypatch.setattr(CE, "_shaped", checking)
+    d = cardscript.compile_game(game)  # new effect objects: compiled with the check
+    for seed in (1, 2):
+        Engine(d, seats, make_agents(["random"], seats), seed, log=False).run()
+    assert checked["cards"] + checked["count"] > 20, checked

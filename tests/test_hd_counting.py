@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from cardscript.dsl.front.pipeline import compile_game
+from cardscript.runtime import compiled
 from cardscript.runtime.agents import make_agents
 from cardscript.runtime.effects import counting as K
 from cardscript.runtime.effects import hoist
@@ -97,6 +98,7 @@ def test_each_planned_call_matches_the_general_path_on_its_state(game: str, play
             checked["count"] += 1
         return got
 
+    monkeypatch.setattr(compiled, "ENABLED", False)  # the shapes' functions, not their compiled closures
     monkeypatch.setattr(K._CardsShape, "candidates", check_cards)
     monkeypatch.setattr(K._CardsAllShape, "candidates", check_cards)
     monkeypatch.setattr(K._CardsAllShape, "cards", check_cards)

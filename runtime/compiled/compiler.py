@@ -97,8 +97,9 @@ class Compiler:
 
     def expr(self, node: Any) -> Fn:
         """``fn(g, ctx) -> value``: what ``node.evaluate`` does."""
+        node = self._planned(node)
         found = _lookup(EXPRESSIONS, node)
-        return found(self, node) if found is not None else self._planned(node).evaluate
+        return found(self, node) if found is not None else node.evaluate
 
     def const(self, node: Any) -> Any:
         """The value of an expression written as a constant (a number or a text of the
@@ -114,8 +115,16 @@ class Compiler:
 
     def cards(self, sel: Any) -> Fn:
         """``fn(g, ctx) -> list[int]``: what ``sel.cards`` does."""
+        sel = self._planned(sel)
         found = _lookup(CARDS, sel)
-        return found(self, sel) if found is not None else self._planned(sel).cards
+        return found(self, sel) if found is not None else sel.cards
+
+    def candidates(self, sel: Any) -> Fn | None:
+        """``fn(g, ctx) -> list[int]``: what ``sel.candidates`` does (the cards a choice is
+        among), for a selector of a shape with one source and fused tests; else None."""
+        from cardscript.runtime.compiled.expressions import shaped_candidates
+
+        return shaped_candidates(self, self._planned(sel))
 
     def players(self, sel: Any) -> Fn:
         """``fn(g, ctx) -> list[int]``: what ``sel.players`` does."""

@@ -3,14 +3,17 @@ returns ``fn(g, ctx)`` giving what the node's ``evaluate``, ``cards`` or ``playe
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from cardscript.runtime.compiled import Fn
 from cardscript.runtime.compiled.compiler import CARDS, EXPRESSIONS, NOT_CONST, PLAYERS, Compiler, rule
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.effects import cardrules as R
+from cardscript.runtime.effects import counting
 from cardscript.runtime.effects import expressions as X
 from cardscript.runtime.effects import selectors as S
+from cardscript.runtime.effects.base import NAMED_SCAN
 
 
 def your_counter(cx: Compiler, node: Any) -> int | None:
@@ -179,3 +182,92 @@ def _param_players(cx: Compiler, sel: Any) -> Fn:
     """:meth:`_ParamPlayers.players`."""
     param = sel.param
     return lambda g, ctx: list(ctx.vars[param])
+
+
+# ====================================================================== selectors of a shape
+def _fields(fused: tuple[tuple[str, Any, bool], ...]) -> tuple[Any, ...]:
+    """A shape's fused field tests (``counting.Shape.fused``, at most two) as
+    (getter, value, equal, value is the acting seat) per test, for :func:`_shaped`."""
+    return tuple((attrgetter(field), None if x is counting._YOU else x, eq, x is counting._YOU)
+                 for field, x, eq in fused)
+
+
+def _shaped(cx: Compiler, shape: Any, count: bool) -> Fn | None:
+    """``fn(g, ctx)``: the candidates (``count``: how many) of a selector of a shape with one
+    source and at most two fused field tests, as :func:`~cardscript.runtime.effects.counting.select_cards`
+    (:func:`~.counting.count_cards`) finds them: the source read by index, its cards charged,
+    the tests in one pass. None for another shape (its functions run)."""
+    one, fused = shape.one, shape.fused
+    if one is None or fused is None:
+        return None
+    kind, zone, arg = one
+    tests = _fields(fused)
+    n = len(tests)
+    (get1, x1, eq1, you1), (get2, x2, eq2, you2) = (tests + ((None, None, True, False),) * 2)[:2]
+    named = bool(shape.name) and not count  # a few named cards of a large slot: by the index of names
+    select = counting.select_cards
+    holder = counting._Holder()  # the selector select_cards reads (its shape) for those
+    holder._shape = shape
+
+    def found(g: Any, ctx: Ctx, pool: list[int]) -> list[int]:
+        a = get1(g)
+        x = ctx.you if you1 else x1
+        if n == 1:
+            return [c for c in pool if a[c] == x] if eq1 else [c for c in pool if a[c] != x]
+        b = get2(g)
+        y = ctx.you if you2 else x2
+        if eq1:
+            return [c for c in pool if a[c] == x and b[c] == y] if eq2 else \
+                [c for c in pool if a[c] == x and b[c] != y]
+        return [c for c in pool if a[c] != x and b[c] == y] if eq2 else [c for c in pool if a[c] != x and b[c] != y]
+
+    def run(g: Any, ctx: Ctx) -> Any:
+        if kind == counting._PARAM:
+            pool = list(ctx.vars[arg]) if not count else ctx.vars[arg]
+        else:
+            if kind == counting._YOURS:
+                cards = g.slots[g.zone_base[zone] + ctx.you]
+            elif kind == counting._SHARED:
+                cards = g.slots[g.zone_base[zone]]
+            else:  # _ITS: no bound card, no slot
+                it = ctx.it
+                cards = g.slots[g.zone_base[zone] + it] if it is not None else []
+            if arg:
+                pool = cards[-1:]
+            elif count:
+                pool = cards
+            elif named and len(cards) > NAMED_SCAN:
+                return select(holder, g, ctx)
+            else:
+                pool = cards[::-1]
+        g.steps += len(pool)
+        if g.steps > g.step_limit:
+            g.out_of_steps(ctx.this)
+        if not n:
+            return len(pool) if count else pool
+        kept = found(g, ctx, pool)
+        return len(kept) if count else kept
+    return run
+
+
+def shaped_candidates(cx: Compiler, sel: Any) -> Fn | None:
+    """The candidates of a selector of a shape (``select_cards``) as :func:`_shaped` finds
+    them, or None."""
+    if type(sel) not in (counting._CardsShape, counting._CardsAllShape):
+        return None
+    return _shaped(cx, sel._shape, False)
+
+
+@rule(CARDS, counting._CardsShape, counting._CardsAllShape)
+def _cards_shape(cx: Compiler, sel: Any) -> Fn:
+    """The candidates of a selector of a shape (``select_cards``); a choice among them, or
+    N of them, as the selector's ``cards`` takes them."""
+    if type(sel) is not counting._CardsAllShape:
+        return sel.cards
+    return _shaped(cx, sel._shape, False) or sel.cards
+
+
+@rule(EXPRESSIONS, counting._CountShape)
+def _count_shape(cx: Compiler, node: Any) -> Fn:
+    """'count CARDS' of a selector of a shape (``count_cards``)."""
+    return _shaped(cx, node._zone, True) or node.evaluate

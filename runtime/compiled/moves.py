@@ -111,7 +111,6 @@ def transfer(cx: Compiler, src: tuple[int, bool], dst: tuple[int, bool]) -> Any:
     z = cx.d.zones[dz]
     move = mover(cx, dz, dyours)
     general = z.per_card or dyours != z.per_player or dz in cx.g.enter_zones or syours != cx.d.zones[sz].per_player
-    face = not z.face_down
 
     def run(g: Any, ctx: Ctx) -> int:
         you = ctx.you
@@ -136,31 +135,6 @@ def transfer(cx: Compiler, src: tuple[int, bool], dst: tuple[int, bool]) -> Any:
         cards = pile[::-1]  # top first: the order a move of each takes them in
         pile.clear()
         g.slots[dest].extend(cards)
-        loc, came_from, touched, owner, face_up = g.loc, g.came_from, g.touched, g.owner, g.face_up
-        p_old = g.slot_owner[old]
-        clock = g.clock
-        for card in cards:  # ZoneOps._moved of each, in order
-            loc[card] = dest
-            came_from[card] = old
-            if p_old >= 0:
-                clock += 1
-                touched[p_old] = clock
-            if dyours:
-                clock += 1
-                touched[you] = clock
-            p = owner[card]
-            if p >= 0:
-                clock += 1
-                touched[p] = clock
-            if dyours:
-                if p < 0:
-                    owner[card] = you
-            else:
-                owner[card] = -1
-            face_up[card] = face
-        g.clock = clock
-        if g.controller:
-            for card in cards:
-                g.controller.pop(card, None)
+        g._moved_many(cards, old, dest)
         return n
     return run

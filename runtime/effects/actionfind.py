@@ -22,9 +22,16 @@ if TYPE_CHECKING:
 Finder = Callable[[Game, Ctx, list[Any]], None]
 
 
-def finders(plan: WindowPlan, g: Game) -> tuple[Finder, ...]:
-    """One finder per action of ``plan``, in the window's order, for games of ``g``'s definition."""
-    return tuple(_finder(plan, g, i, act) for i, act in enumerate(plan.actions))
+def finders(plan: WindowPlan, g: Game, compiling: bool) -> tuple[Finder, ...]:
+    """One finder per action of ``plan``, in the window's order, for games of ``g``'s
+    definition; ``compiling``: an action's condition and a ``test`` action's selector run as
+    their compiled closures (:mod:`cardscript.runtime.compiled`), else as their objects."""
+    cx = None
+    if compiling:
+        from cardscript.runtime.compiled.compiler import Compiler
+
+        cx = Compiler(g)
+    return tuple(_finder(plan, g, i, act, cx) for i, act in enumerate(plan.actions))
 
 
 def pool_of(g: Game, zones: tuple[tuple[int, bool], ...]) -> Callable[[Game, Ctx], list[int]]:
@@ -53,7 +60,7 @@ def pool_of(g: Game, zones: tuple[tuple[int, bool], ...]) -> Callable[[Game, Ctx
     return pool
 
 
-def _finder(plan: WindowPlan, g: Game, i: int, act: Any) -> Finder:
+def _finder(plan: WindowPlan, g: Game, i: int, act: Any, cx: Any) -> Finder:
     kind, data = plan.plans[i]
     if kind == "direct" or kind == "static":
         pool = pool_of(g, data if kind == "direct" else data[0])
@@ -89,15 +96,22 @@ def _finder(plan: WindowPlan, g: Game, i: int, act: Any) -> Finder:
             options += [(act, c) for c in plan._keyed(g, ctx, i, act, data)]
         return planned
     if act.choose is not None:
+        candidates = (cx.candidates(act.choose) if cx is not None else None) or act.choose.candidates
+
         def chosen(g: Game, ctx: Ctx, options: list[Any]) -> None:
             g.action_name = name
-            options += [(act, c) for c in act.choose.candidates(g, ctx)]
+            options += [(act, c) for c in candidates(g, ctx)]
         return chosen
-    cond = act.cond
+    if act.cond is None:
+        def always(g: Game, ctx: Ctx, options: list[Any]) -> None:
+            g.action_name = name
+            options.append((act, None))
+        return always
+    test = cx.cond(act.cond) if cx is not None else act.cond.test
 
     def plain(g: Game, ctx: Ctx, options: list[Any]) -> None:
         g.action_name = name
-        if cond is None or cond.test(g, ctx):
+        if test(g, ctx):
             options.append((act, None))
     return plain
 

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardscript.runtime import compiled as _compiled
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.effects import cardrules as R
 from cardscript.runtime.effects import conditions as C
@@ -219,7 +220,8 @@ class WindowPlan:
         actions: the definition's list of actions the plan was made for.
         plans: per action, its option plan (:func:`option_plan`).
         finders: per action, the closure that finds its options by its plan
-            (:mod:`~.actionfind`), made at the first pass; None before.
+            (:mod:`~.actionfind`), made at the first pass (None before): as objects and
+            compiled (``finders[compiled.ENABLED]``).
         known: per ``keyed`` or ``gated`` action, state key -> {card key -> (passes, steps)}
             of the states seen (up to :data:`KNOWN`, then forgotten); a state key and a card
             key hold all a card's test depends on, so they serve every game of the definition.
@@ -253,8 +255,9 @@ class WindowPlan:
                      for a in actions if a.choose is not None and a.choose.prefer is not None}
         self.memos = tuple(memos.values())
         self.running = False
-        #: per action, the closure that finds its options (:mod:`~.actionfind`), made at the first pass
-        self.finders: tuple[Any, ...] | None = None
+        #: per action, the closure that finds its options (:mod:`~.actionfind`), made at the first
+        #: pass: with the objects' conditions, and with their compiled closures
+        self.finders: tuple[tuple[Any, ...] | None, tuple[Any, ...] | None] = (None, None)
 
     def forget(self) -> None:
         """Drop every remembered value of the hints (the start and the end of a pass)."""
@@ -267,11 +270,13 @@ class WindowPlan:
         its condition holds), the actions granted this turn, then 'end the turn' (:data:`END`).
         ``outer``: the action name to leave in ``g.action_name``."""
         options: list[tuple[Any, int | None]] = []
-        found = self.finders
+        compiling = _compiled.ENABLED
+        found = self.finders[compiling]
         if found is None:  # one closure per action, made at the first window (runtime/effects/actionfind.py)
             from cardscript.runtime.effects.actionfind import finders
 
-            found = self.finders = finders(self, g)
+            found = finders(self, g, compiling)
+            self.finders = (found, self.finders[1]) if not compiling else (self.finders[0], found)
         for find in found:
             find(g, ctx, options)
         g.action_name = outer

@@ -47,8 +47,7 @@ class ZoneOps(GameState):
         moved = list(self.slots[src])
         self.slots[src].clear()
         self.steps += MOVE_STEPS * len(moved)
-        for c in moved:
-            self._moved(c, src, slot)
+        self._moved_many(moved, src, slot)
         self._shuffle_cards(moved, slot)
         if bottom:
             cards.extend(moved)
@@ -123,9 +122,7 @@ class ZoneOps(GameState):
                     self.slots[slot][:0] = cards[::-1]
                 else:
                     self.slots[slot].extend(cards)
-                moved = self._moved
-                for c in cards:
-                    moved(c, old, slot)
+                self._moved_many(cards, old, slot)
                 return
         move = self.move
         for c in cards:
@@ -167,6 +164,44 @@ class ZoneOps(GameState):
         if self.logging:
             self.emit_log({"t": "move", "card": self.card_name(card), "id": card,
                            "from": self.slot_name(old), "to": self.slot_name(slot)})
+
+    def _moved_many(self, cards: list[int], old: int, slot: int) -> None:
+        """:meth:`_moved` of each of ``cards`` in order, all from slot ``old`` to ``slot``: the
+        same changes, without a call per card. A logged game logs each card's move as it
+        happens (:meth:`_moved` of each: a listener reads the state of each entry)."""
+        if self.logging or len(cards) < 2:
+            moved = self._moved
+            for c in cards:
+                moved(c, old, slot)
+            return
+        loc, came_from, touched, owner, face_up = self.loc, self.came_from, self.touched, self.owner, self.face_up
+        p_old, to = self.slot_owner[old], self.slot_owner[slot]
+        shared = to < 0 and self.slot_card[slot] < 0  # a card in a shared zone belongs to nobody
+        face = self.slot_face_up[slot]
+        clock = self.clock
+        for card in cards:
+            loc[card] = slot
+            came_from[card] = old
+            if p_old >= 0:
+                clock += 1
+                touched[p_old] = clock
+            if to >= 0:
+                clock += 1
+                touched[to] = clock
+            p = owner[card]
+            if p >= 0:
+                clock += 1
+                touched[p] = clock
+            if to >= 0:
+                if p < 0:
+                    owner[card] = to
+            elif shared:
+                owner[card] = -1
+            face_up[card] = face
+        self.clock = clock
+        if self.controller:
+            for card in cards:
+                self.controller.pop(card, None)
 
     def shuffle(self, slot: int) -> None:
         """Shuffle a slot with the game's RNG (or as a scenario rigged it)."""
