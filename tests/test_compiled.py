@@ -342,3 +342,49 @@ def test_compiled_selectors_of_a_shape_match_the_shape_functions(game: str, seat
     for seed in (1, 2):
         Engine(d, seats, make_agents(["random"], seats), seed, log=False).run()
     assert checked["cards"] + checked["count"] > 20, checked
+
+
+INLINE = '''expansion "inline"
+uses "injustice"
+
+effect bump {N: number}:
+  +N power
+  if you do: lose N health
+
+effect twice {N: number}:
+  bump N
+  bump N
+
+effect dive:
+  twice 1
+  if count all cards in your hand >= 0: dive
+
+card "Diver": hero, cost 1, copies 30
+  play: twice 2; dive
+'''
+
+
+@pytest.mark.parametrize("limit", [None, 3000, 20_000])
+def test_calls_run_inline_stop_and_report_as_calls(tmp_path: Path, limit: int | None) -> None:
+    """Effects called with constant arguments run inline ('twice 1', 'bump N' inside it,
+    compiled/inline.py), inside a recursion that runs away: the same game, the same error,
+    chain, positions and steps as the objects' calls, at the nesting bound or at a step limit."""
+    pack = tmp_path / "inline"
+    pack.mkdir()
+    (pack / "cards.cards").write_text(INLINE, encoding="utf-8")
+    (pack / "cardscript.toml").write_text('name = "inline"\nversion = "1.0.0"\ngame = "injustice"\n', encoding="utf-8")
+    d = cardscript.compile_game("injustice", expansions=[str(pack)])
+
+    def once() -> Any:
+        engine = Engine(d, 2, make_agents(["heuristic"], 2), 3, log=True,
+                        **({} if limit is None else {"step_limit": limit}))
+        try:
+            engine.run()
+        except RunawayError as exc:
+            return str(exc), exc.chain, exc.ats, engine.game.steps, engine.game.log
+        raise AssertionError("the recursion did not run away")
+
+    fast = once()
+    with objects():
+        plain = once()
+    assert fast == plain

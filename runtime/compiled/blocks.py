@@ -75,6 +75,28 @@ def compile_block(cx: Compiler, seq: Any) -> tuple[Fn, Fn | None]:
             ctx.since = start
             return 0 + total + r
         return run2, None
+    if n == 3 and not (keep[0] or keep[1]):
+        f0, f1, f2 = fns
+
+        def run3(g: Any, ctx: Ctx) -> int:
+            g.steps += 3
+            if g.steps > g.step_limit:
+                g.out_of_steps(ctx.this)
+            i = 0
+            try:
+                total = f0(g, ctx)
+                i = 1
+                total += f1(g, ctx)
+                i = 2
+                start = g.clock
+                r = f2(g, ctx)
+            except RunawayError as exc:
+                exc.leaving(at, i)
+                raise
+            ctx.did = r
+            ctx.since = start
+            return 0 + total + r
+        return run3, None
     plan = tuple(zip(fns, keep, strict=True))
 
     def run(g: Any, ctx: Ctx) -> int:
@@ -108,6 +130,9 @@ def _one(cx: Compiler, seq: Any) -> tuple[Fn, Any] | None:
     if type(seq) is not F._Seq1:
         return None
     cx.block(seq)
+    if cx.level:
+        first = cx.local[id(seq)][1]
+        return (first, seq._at) if first is not None else None
     entry = seq._fn
     if entry is None or entry[0] is not cx.d:  # being compiled: not known yet
         return None

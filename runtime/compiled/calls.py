@@ -8,6 +8,7 @@ from typing import Any
 from cardscript.runtime.compiled import Fn
 from cardscript.runtime.compiled import block as _compiled_block
 from cardscript.runtime.compiled.compiler import STATEMENTS, Compiler, rule
+from cardscript.runtime.compiled.inline import inline_call
 from cardscript.runtime.compiled.moves import mover, transfer
 from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
 from cardscript.runtime.effects import calls as K
@@ -78,6 +79,10 @@ def _call(cx: Compiler, node: Any) -> Fn:
     name = effect.name
     if node._binders is None:
         node._plan()
+    inline = inline_call(cx, node)
+    if inline is not None:
+        return inline
+    level = cx.level  # calls run inline around this one: its depth is the caller's plus those
     constant = node._bound  # every argument a constant: one table for every call
     binds: list[tuple[str, int, Any]] = []
     for (pname, _kind), (kind, arg) in zip(effect.params, node.args, strict=True):  # as Call._plan
@@ -111,7 +116,7 @@ def _call(cx: Compiler, node: Any) -> Fn:
     block_of = _compiled_block
 
     def run(g: Any, ctx: Ctx) -> int:
-        if ctx.depth >= MAX_CALL_DEPTH:
+        if ctx.depth + level >= MAX_CALL_DEPTH:
             raise RunawayError(f"effect calls nested deeper than {MAX_CALL_DEPTH} at {name!r} "
                                f"{g.where(ctx.this)}", [where])
         bound = constant
@@ -137,7 +142,7 @@ def _call(cx: Compiler, node: Any) -> Fn:
         inner.frames = [*ctx.frames, {}] if frame else ctx.frames
         inner.did = 0
         inner.since = NO_STATEMENT
-        inner.depth = ctx.depth + 1
+        inner.depth = ctx.depth + level + 1
         g.nesting += depth
         try:
             if g.nesting > MAX_NESTING:
@@ -233,6 +238,32 @@ def _move_to(cx: Compiler, node: Any) -> Fn:
             move(g, cs[0], ctx.you)
         elif cs:
             g.move_all(cs, g.zone_base[dz] + ctx.you if dyours else g.zone_base[dz], bottom)
+        return len(cs)
+    return run
+
+
+@rule(STATEMENTS, M.Take)
+def _take(cx: Compiler, node: Any) -> Fn:
+    """:meth:`Take.run`: 'take CARDS into your ZONE' (gaining): each card moved there and
+    made the acting player's, recorded as taken this turn. Any other destination runs the object."""
+    dst = slot_of(node.zone)
+    if dst is None or not dst[1]:
+        return node.run
+    move = mover(cx, *dst)
+    cards = cx.cards(node.cards)
+
+    def run(g: Any, ctx: Ctx) -> int:
+        cs = cards(g, ctx)
+        g.steps += MOVE_STEPS * len(cs)
+        if g.steps > g.step_limit:
+            g.out_of_steps(ctx.this)
+        you = ctx.you
+        for c in cs:
+            move(g, c, you)
+            if g.owner[c] != you:
+                g.owner[c] = you
+                g.touch(you)
+            g.gained_turn.append((c, you))
         return len(cs)
     return run
 

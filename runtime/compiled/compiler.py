@@ -49,19 +49,45 @@ class Compiler:
         d: the definition.
         memo: shared analysis results (:func:`~.analysis.reads_previous`).
         compiling: ids of the blocks being compiled now (a script effect that calls itself).
+        level: how many calls run inline around what this compiler compiles (the body of a
+            script effect called with constant arguments runs in its caller's context:
+            :mod:`~.inline`); 0 outside any.
+        env: the constant arguments of the innermost of those calls, by parameter name.
+        inlined: the script effects whose bodies are being compiled inline (none runs inline in itself).
+        local: id(block) -> (closure, its one statement's closure) of the blocks compiled at
+            a level above 0 (never kept on the block: they are for that call only).
     """
 
-    def __init__(self, g: Any):
+    def __init__(self, g: Any, level: int = 0, env: dict[str, Any] | None = None,
+                 inlined: tuple[Any, ...] = ()):
         from cardscript.runtime.compiled import blocks, calls, changes, conditions, expressions  # noqa: F401 - the rules
 
         self.g = g
         self.d = g.d
         self.memo: dict[int, bool] = {}
         self.compiling: set[int] = set()
+        self.level = level
+        self.env = env
+        self.inlined = inlined
+        self.local: dict[int, tuple[Fn, Fn | None]] = {}
+
+    def inside(self, env: dict[str, Any], effect: Any) -> Compiler:
+        """A compiler for the body of ``effect`` run inline with arguments ``env``."""
+        sub = Compiler(self.g, self.level + 1, env, (*self.inlined, effect))
+        sub.memo = self.memo
+        return sub
 
     # ------------------------------------------------------------ blocks
     def block(self, seq: Any) -> Fn:
-        """The closure of a block, kept on it for this definition (``Seq._fn``)."""
+        """The closure of a block, kept on it for this definition (``Seq._fn``); inside a
+        call run inline (:attr:`level` above 0), kept by this compiler only."""
+        if self.level:
+            found = self.local.get(id(seq))
+            if found is None:
+                from cardscript.runtime.compiled.blocks import compile_block
+
+                found = self.local[id(seq)] = compile_block(self, seq)
+            return found[0]
         entry = seq._fn
         if entry is not None and entry[0] is self.d:
             return entry[1]
@@ -103,14 +129,18 @@ class Compiler:
 
     def const(self, node: Any) -> Any:
         """The value of an expression written as a constant (a number or a text of the
-        script), else :data:`NOT_CONST`."""
-        from cardscript.runtime.effects.expressions import Const, Text
+        script, or a parameter of a call run inline bound to one), else :data:`NOT_CONST`."""
+        from cardscript.runtime.effects.expressions import Const, Text, Var
 
         t = type(node)
         if t is Const:
             return node.value
         if t is Text:
             return node.text
+        if t is Var and self.env is not None and node.name in self.env:
+            value = self.env[node.name]
+            if isinstance(value, (int, str)):
+                return value
         return NOT_CONST
 
     def cards(self, sel: Any) -> Fn:

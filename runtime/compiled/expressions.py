@@ -44,7 +44,10 @@ def _text(cx: Compiler, node: Any) -> Fn:
 
 @rule(EXPRESSIONS, X.Var)
 def _var(cx: Compiler, node: Any) -> Fn:
-    """:meth:`Var.evaluate`."""
+    """:meth:`Var.evaluate`: a parameter of a call run inline bound to a constant is that constant."""
+    k = cx.const(node)
+    if k is not NOT_CONST:
+        return lambda g, ctx: k
     name = node.name
     return lambda g, ctx: ctx.vars[name]
 
@@ -271,3 +274,30 @@ def _cards_shape(cx: Compiler, sel: Any) -> Fn:
 def _count_shape(cx: Compiler, node: Any) -> Fn:
     """'count CARDS' of a selector of a shape (``count_cards``)."""
     return _shaped(cx, node._zone, True) or node.evaluate
+
+
+@rule(CARDS, S._CardsTop)
+def _cards_top(cx: Compiler, sel: Any) -> Fn:
+    """:meth:`_CardsTop.cards`: 'the top N cards of ZONE' of one 'your ZONE' or shared zone,
+    N written in the script: the slot by index, refilled when it holds fewer."""
+    src = sel._source if sel._source is not S._UNPLANNED else sel._plan_source(cx.g)
+    k = cx.const(sel.count)
+    if src is None or len(src) != 1 or not isinstance(k, int):
+        return sel.cards
+    z, mine, _top = src[0]
+    if k <= 0:
+        return lambda g, ctx: []
+    if k == 1:
+        def top(g: Any, ctx: Ctx) -> list[int]:
+            s = g.zone_base[z] + ctx.you if mine else g.zone_base[z]
+            if not g.slots[s]:  # what ensure() tests first
+                g.ensure(s, 1, False)
+            return g.slots[s][-1:]
+        return top
+
+    def tops(g: Any, ctx: Ctx) -> list[int]:
+        s = g.zone_base[z] + ctx.you if mine else g.zone_base[z]
+        if len(g.slots[s]) < k:
+            g.ensure(s, k, False)
+        return g.slots[s][-1:-k - 1:-1]  # the top k, top first
+    return tops
