@@ -103,20 +103,21 @@ class HeuristicAgent(Agent):
     def _action(self, view: Observation, d: DecisionView) -> int:
         # Actions arrive grouped in declaration order; take the first group that offers
         # anything, and within it the most valuable option.
-        best, best_key = d.size - 1, None
+        best, seen = d.size - 1, False
+        top = value = 0  # the best key so far: (top, value), compared as a pair
         values = d.values
         for i, act in enumerate(d.actions):  # its action's order and hint: no card to read
             if act is None:
                 continue
             order, hinted, granted = act
-            if hinted and values[i] < 0:
+            v = values[i]
+            if hinted and v < 0:
                 continue  # the script says this option is not worth taking now
             # actions granted this turn come after the game's, unless their `prefer` says they
             # are worth taking (a value above 0): then before them, the most valuable first
-            preferred = granted and hinted and values[i] > 0
-            key = (1, values[i]) if preferred else (-order, values[i])
-            if best_key is None or key > best_key:
-                best, best_key = i, key
+            k = 1 if granted and hinted and v > 0 else -order
+            if not seen or k > top or (k == top and v > value):
+                best, top, value, seen = i, k, v, True
         return best
 
     def _target(self, view: Observation, d: DecisionView) -> int:

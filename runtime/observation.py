@@ -91,7 +91,16 @@ def _table(g: Game) -> _Table:
     return t
 
 
+#: the seat asked last (set by :func:`ask`): the views of a decision look their seat up
+#: several times (options, values), with no WeakValueDictionary.get for them. A seat holds its
+#: game weakly: holding the seat keeps no game alive.
+_asked: _Seat | None = None
+
+
 def _seat(key: int) -> _Seat:
+    s = _asked
+    if s is not None and s.key == key:
+        return s
     s = _SEATS.get(key)
     if s is None:
         raise RuntimeError("the game of this view has ended and is gone")
@@ -339,16 +348,18 @@ class ActionKind(tuple):
         return self[2]
 
 
-def _parts(g: Game) -> dict[int, tuple[str, ActionKind]]:
-    """id(action) -> (its name, its :class:`ActionKind`) for the actions of ``g``'s
-    definition, made once per definition and list of actions (kept in its ``__dict__``, as
-    the emit plans)."""
+def _tables(g: Game) -> tuple[dict[int, tuple[str, ActionKind]], dict[int, ActionKind | None]]:
+    """For the actions of ``g``'s definition: id(action) -> (its name, its :class:`ActionKind`),
+    and id(action) -> its ActionKind with id(None) -> None (ending the turn). Made once per
+    definition and list of actions (kept in its ``__dict__``, as the emit plans)."""
     actions = g.d.actions
-    entry: tuple[list[Any], dict[int, tuple[str, ActionKind]]] | None = g.d.__dict__.get("_action_parts")
+    entry: Any = g.d.__dict__.get("_action_tables")
     if entry is None or entry[0] is not actions:
-        entry = g.d.__dict__["_action_parts"] = (actions, {id(a): (a.name, ActionKind((i, _hinted(a), False)))
-                                                           for i, a in enumerate(actions)})
-    return entry[1]
+        parts = {id(a): (a.name, ActionKind((i, _hinted(a), False))) for i, a in enumerate(actions)}
+        kinds: dict[int, ActionKind | None] = {key: part[1] for key, part in parts.items()}
+        kinds[id(None)] = None
+        entry = g.d.__dict__["_action_tables"] = (actions, parts, kinds)
+    return entry[1], entry[2]
 
 
 def _hinted(act: Any) -> bool:
@@ -358,29 +369,26 @@ def _hinted(act: Any) -> bool:
 def _part(g: Game, act: Any) -> tuple[str, ActionKind]:
     """(name, :class:`ActionKind`) of an action of the window: the definition's, or one
     granted for the turn (after every declared action)."""
-    found = _parts(g).get(id(act))
+    found = _tables(g)[0].get(id(act))
     if found is None:
         found = (act.name, ActionKind((len(g.d.actions), _hinted(act), True)))
     return found
 
 
 def _action_kinds(g: Game, d: Decision) -> tuple[ActionKind | None, ...]:
-    """:attr:`DecisionView.actions` of an action decision."""
-    parts = _parts(g)
-    out: list[ActionKind | None] = []
-    for act, _card in d.options:
-        if act is None:
-            out.append(None)
-            continue
-        found = parts.get(id(act))
-        out.append(found[1] if found is not None else _part(g, act)[1])
-    return tuple(out)
+    """:attr:`DecisionView.actions` of an action decision: one look-up per option in the
+    definition's table (:func:`_tables`), an action granted for the turn found apart."""
+    kinds = _tables(g)[1]
+    try:
+        return tuple([kinds[id(act)] for act, _card in d.options])
+    except KeyError:  # an action granted for the turn
+        return tuple([None if act is None else kinds.get(id(act)) or _part(g, act)[1] for act, _card in d.options])
 
 
 def _action_options(g: Game, seat: int, d: Decision) -> tuple[Any, ...]:
     """The options of an action decision as the seat may read them (an
     :class:`ActionOption` each; None for ending the turn), each action's own part (name,
-    order, hint, granted) made once per definition (:func:`_parts`)."""
+    order, hint, granted) made once per definition (:func:`_tables`)."""
     names = g.card_names
     out: list[Any] = []
     for act, card in d.options:
@@ -468,7 +476,8 @@ def ask(g: Game, agent: Agent, d: Decision) -> list[int]:
     """``agent``'s answer to ``d``: an engine agent reads the game, a player its views."""
     if isinstance(agent, EngineAgent):
         return agent.answer(g, d)
-    s = _table(g).seats[d.player]
+    global _asked
+    s = _asked = _table(g).seats[d.player]
     s.decision, s.serial = d, next(_serials)
     view = s.view  # observe(), inlined: the table is in hand
     if view is None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Decision
 from cardscript.runtime.effects.actionplan import WindowPlan
-from cardscript.runtime.effects.base import Node, as_number
+from cardscript.runtime.effects.base import Node
 from cardscript.runtime.effects.selectors import choose_cards
 from cardscript.runtime.errors import MAX_ACTIONS_PER_TURN, RunawayError
 from cardscript.runtime.game import Game
@@ -122,7 +122,8 @@ class _ActionValues:
                     ctx.it = c
                     out.append(sign * expr.evaluate(g, ctx))
                 else:
-                    out.append(as_number(g.card_attrs[c].get("cost", 0)))
+                    cost = g.card_attrs[c].get("cost", 0)  # as_number(), inlined: once per option
+                    out.append(cost if isinstance(cost, int) else 0)
         finally:
             ctx.it = saved
         return out
