@@ -242,6 +242,74 @@ def _move_to(cx: Compiler, node: Any) -> Fn:
     return run
 
 
+@rule(STATEMENTS, M.Move)
+def _move(cx: Compiler, node: Any) -> Fn:
+    """:meth:`Move.run` to any other zone reference: a player's ('their ZONE', 'the ZONE of
+    each foe'), a card's, or each moved card's own ('its owner's ZONE', 'its home'), whose
+    slot is found for each card."""
+    cards = cx.cards(node.cards)
+    zone, bottom = node.zone, node.bottom
+    owner = getattr(zone, "owner", "")
+    if owner in ("owner", "home"):
+        d = cx.d
+        per_player = [z.per_player for z in d.zones]
+        homes = [ct.home for ct in d.cards]
+        z = zone.zone
+
+        def run_each(g: Any, ctx: Ctx) -> int:
+            cs = cards(g, ctx)
+            g.steps += MOVE_STEPS * len(cs)
+            if g.steps > g.step_limit:
+                g.out_of_steps(ctx.this)
+            n = 0
+            you = ctx.you
+            for c in cs:  # ZoneRef.slots with the card as 'it'
+                if owner == "owner":
+                    o = g.owner[c]
+                    dest = g.zone_base[z] + ((o if o >= 0 else you) if per_player[z] else 0)
+                else:
+                    home = homes[g.card_type[c]]
+                    if home < 0:
+                        continue
+                    dest = g.zone_base[home] + (you if per_player[home] else 0)
+                g.move(c, dest, bottom)
+                n += 1
+            return n
+        return run_each
+    slots = cx.slots(zone)
+
+    def run(g: Any, ctx: Ctx) -> int:
+        cs = cards(g, ctx)
+        g.steps += MOVE_STEPS * len(cs)
+        if g.steps > g.step_limit:
+            g.out_of_steps(ctx.this)
+        found = slots(g, ctx)  # read once, before 'it' moves on
+        if not found:
+            return 0
+        dest = found[0]
+        for c in cs:
+            g.move(c, dest, bottom)
+        return len(cs)
+    return run
+
+
+@rule(STATEMENTS, M.Roll)
+def _roll(cx: Compiler, node: Any) -> Fn:
+    """:meth:`Roll.run`: each selected die (a card with faces) shows a face."""
+    cards = cx.cards(node.cards)
+    dice = [bool(ct.faces) for ct in cx.d.cards]
+
+    def run(g: Any, ctx: Ctx) -> int:
+        n = 0
+        card_type = g.card_type
+        for c in cards(g, ctx):
+            if dice[card_type[c]]:
+                g.roll(c)
+                n += 1
+        return n
+    return run
+
+
 @rule(STATEMENTS, M.Take)
 def _take(cx: Compiler, node: Any) -> Fn:
     """:meth:`Take.run`: 'take CARDS into your ZONE' (gaining): each card moved there and

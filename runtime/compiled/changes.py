@@ -11,6 +11,7 @@ from cardscript.runtime.compiled.compiler import NOT_CONST, STATEMENTS, Compiler
 from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
 from cardscript.runtime.effects import changes as H
 from cardscript.runtime.effects import choices as Q
+from cardscript.runtime.effects.selectors import choose_cards
 from cardscript.runtime.errors import MAX_ACTIONS_PER_TURN, MAX_NESTING, GameOver, RunawayError
 from cardscript.runtime.game.timing import GrantedAction
 
@@ -231,4 +232,44 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
                     if test(g, check):
                         raise GameOver(reason)
         return taken
+    return run
+
+
+@rule(STATEMENTS, Q.Choose)
+def _choose(cx: Compiler, node: Any) -> Fn:
+    """:meth:`Choose.run`: one card chosen among the candidates (or the cards selected), the
+    body run with each as 'it' on a context of its own; with no body, the last one bound to 'it'."""
+    sel = node.cards
+    one = sel.quantity == "one" and sel.kind in ("pick", "played", "control", "param")
+    candidates = (cx.candidates(sel) or cx._planned(sel).candidates) if one else None
+    cards = None if one else cx.cards(sel)
+    body = cx.stmt(node.body) if node.body is not None else None
+    low = 0 if node.optional else 1
+    purpose, prefer = sel.purpose, sel.prefer
+
+    def run(g: Any, ctx: Ctx) -> int:
+        if candidates is not None:
+            pool = candidates(g, ctx)
+            if not pool:
+                return 0
+            chosen = choose_cards(g, ctx.you, pool, low, 1, purpose, prefer, ctx)
+        else:
+            chosen = cards(g, ctx)  # type: ignore[misc]  # set when not choosing one
+        if body is None:
+            if chosen:
+                ctx.it = chosen[-1]
+            return len(chosen)
+        for c in chosen:
+            inner = new_ctx(Ctx)  # ctx.with_it(c)
+            inner.you = ctx.you
+            inner.them = ctx.them
+            inner.it = c
+            inner.this = ctx.this
+            inner.vars = ctx.vars
+            inner.frames = ctx.frames
+            inner.did = 0
+            inner.since = NO_STATEMENT
+            inner.depth = ctx.depth
+            body(g, inner)
+        return len(chosen)
     return run

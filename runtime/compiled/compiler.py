@@ -18,6 +18,7 @@ CONDITIONS: dict[type, Callable[[Compiler, Any], Fn]] = {}
 EXPRESSIONS: dict[type, Callable[[Compiler, Any], Fn]] = {}
 CARDS: dict[type, Callable[[Compiler, Any], Fn]] = {}
 PLAYERS: dict[type, Callable[[Compiler, Any], Fn]] = {}
+ZONES: dict[type, Callable[[Compiler, Any], Fn]] = {}
 
 
 def rule(table: dict[type, Callable[[Compiler, Any], Fn]], *classes: type) -> Callable[[Any], Any]:
@@ -160,6 +161,11 @@ class Compiler:
         """``fn(g, ctx) -> list[int]``: what ``sel.players`` does."""
         found = _lookup(PLAYERS, sel)
         return found(self, sel) if found is not None else sel.players
+
+    def slots(self, zone: Any) -> Fn:
+        """``fn(g, ctx) -> list[int]``: what ``zone.slots`` does (a zone reference or parameter)."""
+        found = _lookup(ZONES, zone)
+        return found(self, zone) if found is not None else zone.slots
 
     def _planned(self, node: Any) -> Any:
         """``node`` with the plan it makes at its first use made now: a selector and a count

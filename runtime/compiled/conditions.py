@@ -9,6 +9,7 @@ from cardscript.runtime.compiled import Fn
 from cardscript.runtime.compiled.compiler import CONDITIONS, Compiler, rule
 from cardscript.runtime.compiled.expressions import your_counter
 from cardscript.runtime.context import Ctx
+from cardscript.runtime.effects import cardrules as R
 from cardscript.runtime.effects import conditions as C
 from cardscript.runtime.effects import selectors as S
 
@@ -288,3 +289,38 @@ def _showing(cx: Compiler, node: Any) -> Fn:
         return node.test
     face = node.face
     return lambda g, ctx: ctx.it is not None and g.face_value[ctx.it] == face
+
+
+@rule(CONDITIONS, C.Owned, C.HasHome, R.IsThis)
+def _every_card(cx: Compiler, node: Any) -> Fn:
+    """:meth:`_EveryCard.test <cardscript.runtime.effects.conditions._EveryCard.test>` of 'it is
+    yours', 'it has a home', 'it is this card': every selected card (and there is one) holds."""
+    t = _generic(node)
+    if t is C.Owned:
+        def holds(g: Any, ctx: Ctx, card: int) -> bool:
+            return g.owner[card] == ctx.you
+    elif t is C.HasHome:
+        homes = [ct.home >= 0 for ct in cx.d.cards]
+
+        def holds(g: Any, ctx: Ctx, card: int) -> bool:
+            return homes[g.card_type[card]]
+    else:
+        def holds(g: Any, ctx: Ctx, card: int) -> bool:
+            return card == ctx.this
+    if node.cards.kind == "it":
+        return lambda g, ctx: ctx.it is not None and holds(g, ctx, ctx.it)
+    cards = cx.cards(node.cards)
+
+    def test(g: Any, ctx: Ctx) -> bool:
+        cs = cards(g, ctx)
+        if not cs:
+            return False
+        for c in cs:  # noqa: SIM110 - no generator
+            if not holds(g, ctx, c):
+                return False
+        return True
+    return test
+
+
+def _generic(node: Any) -> type:
+    return getattr(type(node), "_generic", None) or type(node)

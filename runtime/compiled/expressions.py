@@ -7,7 +7,7 @@ from operator import attrgetter
 from typing import Any
 
 from cardscript.runtime.compiled import Fn
-from cardscript.runtime.compiled.compiler import CARDS, EXPRESSIONS, NOT_CONST, PLAYERS, Compiler, rule
+from cardscript.runtime.compiled.compiler import CARDS, EXPRESSIONS, NOT_CONST, PLAYERS, ZONES, Compiler, rule
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.effects import cardrules as R
 from cardscript.runtime.effects import counting
@@ -196,14 +196,15 @@ def _fields(fused: tuple[tuple[str, Any, bool], ...]) -> tuple[Any, ...]:
 
 
 def _shaped(cx: Compiler, shape: Any, count: bool) -> Fn | None:
-    """``fn(g, ctx)``: the candidates (``count``: how many) of a selector of a shape with one
-    source and at most two fused field tests, as :func:`~cardscript.runtime.effects.counting.select_cards`
-    (:func:`~.counting.count_cards`) finds them: the source read by index, its cards charged,
-    the tests in one pass. None for another shape (its functions run)."""
+    """``fn(g, ctx)``: the candidates (``count``: how many) of a selector of a shape whose
+    sources are a parameter or slots found by index and whose tests are at most two fused
+    field tests, as :func:`~cardscript.runtime.effects.counting.select_cards`
+    (:func:`~.counting.count_cards`) finds them: the sources read, their cards charged, the
+    tests in one pass. None for another shape (its functions run)."""
     one, fused = shape.one, shape.fused
-    if one is None or fused is None:
+    by_index = (counting._YOURS, counting._SHARED, counting._ITS)
+    if fused is None or (one is None and any(kind not in by_index for kind, _z, _a in shape.sources)):
         return None
-    kind, zone, arg = one
     tests = _fields(fused)
     n = len(tests)
     (get1, x1, eq1, you1), (get2, x2, eq2, you2) = (tests + ((None, None, True, False),) * 2)[:2]
@@ -211,26 +212,17 @@ def _shaped(cx: Compiler, shape: Any, count: bool) -> Fn | None:
     select = counting.select_cards
     holder = counting._Holder()  # the selector select_cards reads (its shape) for those
     holder._shape = shape
-
-    def found(g: Any, ctx: Ctx, pool: list[int]) -> list[int]:
-        a = get1(g)
-        x = ctx.you if you1 else x1
-        if n == 1:
-            return [c for c in pool if a[c] == x] if eq1 else [c for c in pool if a[c] != x]
-        b = get2(g)
-        y = ctx.you if you2 else x2
-        if eq1:
-            return [c for c in pool if a[c] == x and b[c] == y] if eq2 else \
-                [c for c in pool if a[c] == x and b[c] != y]
-        return [c for c in pool if a[c] != x and b[c] == y] if eq2 else [c for c in pool if a[c] != x and b[c] != y]
+    kind, zone, arg = one if one is not None else (-1, -1, "")
+    sources = shape.sources
+    yours, shared, param = counting._YOURS, counting._SHARED, counting._PARAM
 
     def run(g: Any, ctx: Ctx) -> Any:
-        if kind == counting._PARAM:
+        if kind == param:
             pool = list(ctx.vars[arg]) if not count else ctx.vars[arg]
-        else:
-            if kind == counting._YOURS:
+        elif kind >= 0:
+            if kind == yours:
                 cards = g.slots[g.zone_base[zone] + ctx.you]
-            elif kind == counting._SHARED:
+            elif kind == shared:
                 cards = g.slots[g.zone_base[zone]]
             else:  # _ITS: no bound card, no slot
                 it = ctx.it
@@ -243,12 +235,38 @@ def _shaped(cx: Compiler, shape: Any, count: bool) -> Fn | None:
                 return select(holder, g, ctx)
             else:
                 pool = cards[::-1]
+        else:  # several sources, each slot from its top (a count: in any order)
+            pool = []
+            for k, z, top in sources:
+                if k == yours:
+                    cards = g.slots[g.zone_base[z] + ctx.you]
+                elif k == shared:
+                    cards = g.slots[g.zone_base[z]]
+                else:
+                    it = ctx.it
+                    cards = g.slots[g.zone_base[z] + it] if it is not None else []
+                if top:
+                    pool += cards[-1:]
+                else:
+                    pool += cards if count else cards[::-1]
         g.steps += len(pool)
         if g.steps > g.step_limit:
             g.out_of_steps(ctx.this)
         if not n:
             return len(pool) if count else pool
-        kept = found(g, ctx, pool)
+        a = get1(g)
+        x = ctx.you if you1 else x1
+        if n == 1:
+            kept = [c for c in pool if a[c] == x] if eq1 else [c for c in pool if a[c] != x]
+        else:
+            b = get2(g)
+            y = ctx.you if you2 else x2
+            if eq1:
+                kept = [c for c in pool if a[c] == x and b[c] == y] if eq2 else \
+                    [c for c in pool if a[c] == x and b[c] != y]
+            else:
+                kept = [c for c in pool if a[c] != x and b[c] == y] if eq2 else \
+                    [c for c in pool if a[c] != x and b[c] != y]
         return len(kept) if count else kept
     return run
 
@@ -301,3 +319,47 @@ def _cards_top(cx: Compiler, sel: Any) -> Fn:
             g.ensure(s, k, False)
         return g.slots[s][-1:-k - 1:-1]  # the top k, top first
     return tops
+
+
+# ====================================================================== zones
+@rule(ZONES, S.ZoneRef, S._YourZone, S._SharedZone, S._ItsZone)
+def _zone_ref(cx: Compiler, node: Any) -> Fn:
+    """:meth:`ZoneRef.slots` (and its variants): the slots a zone reference names."""
+    zone, o = node.zone, node.owner
+    if o == "shared":
+        return lambda g, ctx: [g.zone_base[zone]]
+    if o == "you":
+        return lambda g, ctx: [g.zone_base[zone] + ctx.you]
+    if o == "them":
+        return lambda g, ctx: [g.zone_base[zone] + (ctx.them if ctx.them is not None else ctx.you)]
+    per_player = cx.d.zones[zone].per_player
+    if o == "of":
+        players = cx.players(node.players)
+        if per_player:
+            return lambda g, ctx: [g.zone_base[zone] + p for p in players(g, ctx)]
+        return lambda g, ctx: [g.zone_base[zone] for _p in players(g, ctx)]
+    if o == "card":
+        if type(node) is S._ItsZone:
+            return lambda g, ctx: [g.zone_base[zone] + ctx.it] if ctx.it is not None else []
+        cards = cx.cards(node.players)
+        return lambda g, ctx: [g.zone_base[zone] + c for c in cards(g, ctx)]
+    return node.slots  # 'its owner's', 'its home': as the object finds them
+
+
+@rule(EXPRESSIONS, X.SumAttr)
+def _sum_attr(cx: Compiler, node: Any) -> Fn:
+    """:meth:`SumAttr.evaluate`: 'sum of ATTR of CARDS' of a printed attribute."""
+    attr = node.attr
+    if attr in cx.g.computed_attrs:
+        return node.evaluate
+    cards = cx.cards(node.cards)
+
+    def value(g: Any, ctx: Ctx) -> int:
+        attrs = g.card_attrs
+        total = 0
+        for c in cards(g, ctx):
+            v = attrs[c].get(attr, 0)
+            if isinstance(v, int):  # as_number: a text is 0
+                total += v
+        return total
+    return value
