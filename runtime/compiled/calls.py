@@ -28,12 +28,17 @@ def emitter(cx: Compiler, event: str) -> Any:
     """``fn(g, player, it, source)``: what ``g.emit(event, ...)`` does. An event that no
     rule, card or static rule of the definition listens to (its emit plan, made now:
     ``EventOps._emit_plan``) is counted, logged and checked against the trigger bound
-    without the look-up of what listens; then only the delayed effects waiting for it run."""
+    without the look-up of what listens; then only the delayed effects waiting for it run
+    (through ``g.emit`` in a game whose triggers resolve in the order the player chooses)."""
     plan = cx.d.__dict__.get("_emits", {}).get(event) or cx.g._emit_plan(event)
-    if plan is not _QUIET or cx.d.triggers_in_chosen_order:
+    if plan is not _QUIET:
         return lambda g, player, it, source: g.emit(event, player, it, source)
+    chosen = cx.d.triggers_in_chosen_order  # delayed effects due together: in the order the player chooses
 
     def quiet(g: Any, player: int, it: int | None, source: int | None) -> None:
+        if chosen and g.delayed:
+            g.emit(event, player, it, source)
+            return
         key = (event, player)
         counts = g.event_counts
         counts[key] = counts.get(key, 0) + 1

@@ -396,12 +396,19 @@ class WindowPlan:
         """Whether a ``gated`` action has no candidate by its pool's size alone or by what
         its prefix was found to be in this state, its steps counted as the selector
         counts them (the pool, the prefix once per card); False: not known so."""
-        n, you, base = 0, ctx.you, g.zone_base
+        n, you, base, slots = 0, ctx.you, g.zone_base, g.slots
         for zone, yours, stack in gate[5]:
-            size = len(g.slots[base[zone] + you if yours else base[zone]])
+            size = len(slots[base[zone] + you if yours else base[zone]])
             n += min(size, 1) if stack else size
         if n:
-            seen = self.passes[i].get(_key(g, ctx, gate[4], (you,)))
+            reads = gate[4]
+            one = reads.one_slot
+            if one is not None:  # _key(), inlined: the prefix reads one slot ('count all "NAME" in your ZONE')
+                z, yours = one
+                key: tuple[Any, ...] = (you, tuple(slots[base[z] + you if yours else base[z]]))
+            else:
+                key = _key(g, ctx, reads, (you,))
+            seen = self.passes[i].get(key)
             if seen is None or seen[0]:
                 return False
             n += seen[1] * n
