@@ -75,6 +75,29 @@ def _emit(cx: Compiler, node: Any) -> Fn:
     return run_for
 
 
+@rule(STATEMENTS, K.RunBlock)
+def _run_block(cx: Compiler, node: Any) -> Fn:
+    """:meth:`RunBlock.run`: a block argument ('B') run in its caller's context, with the
+    callee's 'them' and 'it', within the nesting bound (``EventOps.run_nested``)."""
+    name = node.name
+
+    def run(g: Any, ctx: Ctx) -> int:
+        clo = ctx.vars[name]
+        body, outer = clo.body, clo._ctx
+        inner = new_ctx(Ctx)  # outer.copy(them=ctx.them, it=ctx.it)
+        inner.you = outer.you
+        inner.them = ctx.them
+        inner.it = ctx.it
+        inner.this = outer.this
+        inner.vars = outer.vars
+        inner.frames = outer.frames
+        inner.did = 0
+        inner.since = NO_STATEMENT
+        inner.depth = outer.depth
+        return g.run_nested(body, inner)
+    return run
+
+
 @rule(STATEMENTS, K.Call)
 def _call(cx: Compiler, node: Any) -> Fn:
     """:meth:`Call.run`: the arguments bound as planned (constants once), the body run on

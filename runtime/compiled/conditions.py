@@ -133,7 +133,7 @@ def _not(cx: Compiler, node: Any) -> Fn:
 
 
 # ====================================================================== marks
-def _player_marked(mark: str, this_turn: bool) -> Fn:
+def player_marked(mark: str, this_turn: bool) -> Fn:
     """``g.player_marked(ctx, mark, player, this_turn)`` written out: a mark of the turn, or
     of the effect's frames, or a static mark of a passive ability in play."""
     key = ("p", mark)
@@ -158,7 +158,7 @@ def _player_marked(mark: str, this_turn: bool) -> Fn:
 @rule(CONDITIONS, C.PlayerMarked)
 def _player_mark(cx: Compiler, node: Any) -> Fn:
     """:meth:`PlayerMarked.test`: every selected player carries the mark (and there is one)."""
-    marked = _player_marked(node.mark, node.this_turn)
+    marked = player_marked(node.mark, node.this_turn)
     if node._them:
         return lambda g, ctx: marked(g, ctx, ctx.them if ctx.them is not None else ctx.you)
     if node._you:
@@ -213,7 +213,7 @@ def _card_mark(cx: Compiler, node: Any) -> Fn:
 @rule(CONDITIONS, C.AnyFoeMarked)
 def _any_foe_marked(cx: Compiler, node: Any) -> Fn:
     """:meth:`AnyFoeMarked.test`."""
-    marked = _player_marked(node.mark, node.this_turn)
+    marked = player_marked(node.mark, node.this_turn)
 
     def test(g: Any, ctx: Ctx) -> bool:
         for p in g.foes(ctx.you):  # noqa: SIM110 - no generator
@@ -230,7 +230,18 @@ def _face_down(cx: Compiler, node: Any) -> Fn:
     down = node.down
     if node._it:
         return lambda g, ctx: ctx.it is not None and g.face_up[ctx.it] != down
-    return node.test
+    cards = cx.cards(node.cards)
+
+    def test(g: Any, ctx: Ctx) -> bool:
+        cs = cards(g, ctx)
+        if not cs:
+            return False
+        up = g.face_up
+        for c in cs:  # noqa: SIM110 - no generator
+            if up[c] == down:
+                return False
+        return True
+    return test
 
 
 @rule(CONDITIONS, C.Did)

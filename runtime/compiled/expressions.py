@@ -113,14 +113,35 @@ def _counter_value(cx: Compiler, node: Any) -> Fn:
 
 @rule(EXPRESSIONS, X.AttrOf)
 def _attr_of(cx: Compiler, node: Any) -> Fn:
-    """:meth:`AttrOf.evaluate`: the printed attribute of 'it' (no computed attribute)."""
+    """:meth:`AttrOf.evaluate`: a printed attribute (no computed one) of 'it', or of the
+    first selected card ('cost of the top card of the ZONE'), 0 for none; its
+    printed name; the face a die shows."""
     attr = node.attr
-    if node._it and attr not in cx.g.computed_attrs:
+    if attr in cx.g.computed_attrs:
+        return node.evaluate
+    if node._it:
         def value(g: Any, ctx: Ctx) -> Any:
             it = ctx.it
             return g.card_attrs[it].get(attr, 0) if it is not None else 0
         return value
-    return node.evaluate
+    cards = cx.cards(node.card)
+    if attr == "name":
+        names = [ct.printed or ct.name for ct in cx.d.cards]
+
+        def name(g: Any, ctx: Ctx) -> Any:
+            cs = cards(g, ctx)
+            return names[g.card_type[cs[0]]] if cs else 0
+        return name
+    if attr == "face":
+        def face(g: Any, ctx: Ctx) -> Any:
+            cs = cards(g, ctx)
+            return (g.face_value[cs[0]] or "") if cs else 0
+        return face
+
+    def first(g: Any, ctx: Ctx) -> Any:
+        cs = cards(g, ctx)
+        return g.card_attrs[cs[0]].get(attr, 0) if cs else 0
+    return first
 
 
 @rule(EXPRESSIONS, R.AttrFor)
@@ -178,6 +199,36 @@ def _each_foe(cx: Compiler, sel: Any) -> Fn:
 def _each_player(cx: Compiler, sel: Any) -> Fn:
     """:meth:`_EachPlayer.players`."""
     return lambda g, ctx: g.everyone()
+
+
+@rule(PLAYERS, S.Players)
+def _players(cx: Compiler, sel: Any) -> Fn:
+    """:meth:`Players.players` of 'you', 'them', 'each foe', 'each player' or a parameter
+    with mark filters ('each foe in T not marked "avoided"'): the players, then each filter
+    keeps those with (without) the mark. Any other kind runs the object."""
+    from cardscript.runtime.compiled.conditions import player_marked
+
+    kind = sel.kind
+    if type(sel) is not S.Players or kind not in ("you", "them", "each foe", "each player", "param", "foe in"):
+        return sel.players
+    param = sel.param
+    filters = tuple((player_marked(mark, this_turn), negate) for mark, this_turn, negate in sel.filters)
+
+    def players(g: Any, ctx: Ctx) -> list[int]:
+        if kind == "you":
+            out = [ctx.you]
+        elif kind == "them":
+            out = [ctx.them if ctx.them is not None else ctx.you]
+        elif kind == "each foe":
+            out = g.foes(ctx.you)
+        elif kind == "each player":
+            out = g.everyone()
+        else:
+            out = list(ctx.vars[param])
+        for marked, negate in filters:
+            out = [p for p in out if marked(g, ctx, p) != negate]
+        return out
+    return players
 
 
 @rule(PLAYERS, S._ParamPlayers)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
+from cardscript.runtime import compiled as _compiled
 from cardscript.runtime.context import Ctx, fresh_ctx
 from cardscript.runtime.definition import TriggerDef
 from cardscript.runtime.errors import MAX_NESTING, MAX_TRIGGER_DEPTH, GameOver, RunawayError
@@ -171,6 +172,9 @@ class EventOps(GameState):
         try:
             if self.nesting > MAX_NESTING:
                 self.too_deep(ctx.this)
+            entry = body._fn  # Seq.run's look-up of the block's closure, written out (runtime/compiled)
+            if entry is not None and entry[0] is self.d and not self.tracing and _compiled.ENABLED:
+                return entry[1](self, ctx)
             return body.run(self, ctx)
         finally:
             self.nesting -= depth
