@@ -284,7 +284,7 @@ def _repeat(cx: Compiler, node: Any) -> Fn:
 def _repeat_move_top(cx: Compiler, move_node: Any, k: Any, times: Fn | None) -> Fn:
     """'repeat N: move the top card of ZONE to ZONE2' (a draw): :meth:`Repeat.run` with the
     move of ``_MoveTopCard.run`` in the loop, no call per pass but the move's bookkeeping."""
-    from cardscript.runtime.compiled.calls import slot_of
+    from cardscript.runtime.compiled.cards import slot_of
     from cardscript.runtime.compiled.moves import mover
 
     sz, syours = slot_of(move_node.cards.zones[0]) or (0, False)

@@ -61,7 +61,7 @@ class Compiler:
 
     def __init__(self, g: Any, level: int = 0, env: dict[str, Any] | None = None,
                  inlined: tuple[Any, ...] = ()):
-        from cardscript.runtime.compiled import blocks, calls, changes, conditions, expressions  # noqa: F401 - the rules
+        from cardscript.runtime.compiled import blocks, calls, cards, changes, conditions, expressions  # noqa: F401 - the rules
 
         self.g = g
         self.d = g.d

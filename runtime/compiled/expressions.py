@@ -138,10 +138,33 @@ def _attr_of(cx: Compiler, node: Any) -> Fn:
             return (g.face_value[cs[0]] or "") if cs else 0
         return face
 
+    top = _top_card(cx, node.card)
+    if top is not None:  # 'ATTR of the top card of ZONE': the slot's last card, no list
+        z, mine = top
+
+        def of_top(g: Any, ctx: Ctx) -> Any:
+            s = g.zone_base[z] + ctx.you if mine else g.zone_base[z]
+            if not g.slots[s]:  # what _CardsTop.cards asks of ensure() first
+                g.ensure(s, 1, False)
+            pile = g.slots[s]
+            return g.card_attrs[pile[-1]].get(attr, 0) if pile else 0
+        return of_top
+
     def first(g: Any, ctx: Ctx) -> Any:
         cs = cards(g, ctx)
         return g.card_attrs[cs[0]].get(attr, 0) if cs else 0
     return first
+
+
+def _top_card(cx: Compiler, sel: Any) -> tuple[int, bool] | None:
+    """(zone, of 'you') when ``sel`` is 'the top card of' one 'your ZONE' or shared zone
+    (``_CardsTop`` of one such source, 1 written), else None."""
+    if type(sel) is not S._CardsTop or cx.const(sel.count) != 1:
+        return None
+    src = sel._source if sel._source is not S._UNPLANNED else sel._plan_source(cx.g)
+    if src is None or len(src) != 1:
+        return None
+    return src[0][0], src[0][1]
 
 
 @rule(EXPRESSIONS, R.AttrFor)

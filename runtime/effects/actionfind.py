@@ -63,7 +63,22 @@ def pool_of(g: Game, zones: tuple[tuple[int, bool], ...]) -> Callable[[Game, Ctx
 def _finder(plan: WindowPlan, g: Game, i: int, act: Any, cx: Any) -> Finder:
     kind, data = plan.plans[i]
     if kind == "direct" or kind == "static":
-        pool = pool_of(g, data if kind == "direct" else data[0])
+        zones = data if kind == "direct" else data[0]
+        pool = pool_of(g, zones)
+        if len(zones) == 1 and not g.d.zones[zones[0][0]].stack:  # one slot by index, from its top
+            zone, yours = zones[0]
+            ok = data[1] if kind == "static" else None
+
+            def one(g: Game, ctx: Ctx, options: list[Any]) -> None:
+                cards = g.slots[g.zone_base[zone] + ctx.you] if yours else g.slots[g.zone_base[zone]]
+                g.steps += len(cards)  # as the selector counts its pool
+                if g.steps > g.step_limit:
+                    g.out_of_steps(ctx.this)
+                if ok is None:
+                    options += [(act, c) for c in reversed(cards)]
+                else:
+                    options += [(act, c) for c in reversed(cards) if ok[c]]
+            return one
         if kind == "direct":
             def direct(g: Game, ctx: Ctx, options: list[Any]) -> None:
                 cards = pool(g, ctx)

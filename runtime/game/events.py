@@ -76,6 +76,11 @@ class EventOps(GameState):
                 if not cards:
                     continue
                 self.steps += len(cards)
+                if len(cards) == 1:  # one card (a character): no list of the cards that listen
+                    card = cards[0]
+                    for trig in by_type[card_type[card]]:
+                        fire(trig, card, player, it)
+                    continue
                 # the cards that listen, as the zone holds them now (a card's type never changes)
                 for card in [c for c in cards if by_type[card_type[c]]]:
                     for trig in by_type[card_type[card]]:

@@ -20,7 +20,7 @@ FIXED_LAYOUT = (
     "card_type", "card_attrs", "card_names", "card_words", "type_cards", "named_cards",
     "zone_base", "slot_zone", "slot_owner", "slot_card", "counter_base", "counter_per_player",
     "trigger_events", "self_events", "static_events", "static_attrs", "static_marks", "computed_attrs",
-    "enter_zones", "enter_names", "active_zones", "active_slots", "slot_face_up",
+    "enter_zones", "enter_names", "active_zones", "active_slots", "slot_face_up", "foes_of", "seats_from",
 )
 
 
@@ -113,6 +113,10 @@ class Layout:
                              for p in [*range(seats), -1]],
             # a card moved into the slot is face up (``ZoneOps._moved``)
             "slot_face_up": [not d.zones[z].face_down for z in slot_zone],
+            # per seat, its foes clockwise from its left, and every seat clockwise from it
+            # (MarkOps.foes, MarkOps.everyone)
+            "foes_of": [tuple((p + i) % seats for i in range(1, seats)) for p in range(seats)],
+            "seats_from": [tuple((p + i) % seats for i in range(seats)) for p in range(seats)],
         }
         assert tuple(self.fixed) == FIXED_LAYOUT
         self.nslots, self.box, self.ncards = slot, box, ncards

@@ -14,11 +14,11 @@ class MarkOps(GameState):
 
     def foes(self, you: int) -> list[int]:
         """Foes clockwise, starting with the player to your left."""
-        return [(you + i) % self.n for i in range(1, self.n)]
+        return list(self.foes_of[you]) if -self.n <= you < self.n else [(you + i) % self.n for i in range(1, self.n)]
 
     def everyone(self) -> list[int]:
         """All players clockwise starting with the active player."""
-        return [(self.active + i) % self.n for i in range(self.n)]
+        return list(self.seats_from[self.active])
 
     # ------------------------------------------------------------ marks
     def mark_player(self, ctx: Ctx, name: str, player: int, this_turn: bool, on: bool = True) -> None:

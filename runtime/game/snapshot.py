@@ -44,7 +44,7 @@ FIXED = frozenset({
     "card_type", "card_attrs", "card_names", "card_words", "type_cards", "named_cards",
     "zone_base", "slot_zone", "slot_owner", "slot_card", "counter_base", "counter_per_player",
     "trigger_events", "self_events", "static_events", "static_attrs", "static_marks", "computed_attrs",
-    "enter_zones", "enter_names", "active_zones", "active_slots", "slot_face_up",
+    "enter_zones", "enter_names", "active_zones", "active_slots", "slot_face_up", "foes_of", "seats_from",
 })
 #: state held in immutable values (ints, strings, None), copied as they are
 ATOMS = ("seed", "clock", "active", "first_player", "between_turns", "turn", "action_name", "decisions",

@@ -58,6 +58,10 @@ class GameState:
     active_slots: list[tuple[int, ...]]
     #: per slot, whether a card moved into it lies face up
     slot_face_up: list[bool]
+    #: per seat, its foes clockwise starting with the player to its left; every seat
+    #: clockwise starting with it (index -1: the last seat's, which is what -1 gives too)
+    foes_of: list[tuple[int, ...]]
+    seats_from: list[tuple[int, ...]]
 
     def __init__(self, definition: GameDefinition, seats: int, agents: Sequence[Agent], seed: int,
                  log: bool = True):
