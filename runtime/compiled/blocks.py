@@ -192,9 +192,38 @@ def _if(cx: Compiler, node: Any) -> Fn:
 
 @rule(STATEMENTS, F.ForPlayers)
 def _for_players(cx: Compiler, node: Any) -> Fn:
-    """:meth:`ForPlayers.run`: the body with each player as 'them', on a context of its own."""
+    """:meth:`ForPlayers.run`: the body with each player as 'them', on a context of its own
+    (a body of one statement runs inline: nobody reads what its block would store in that context)."""
     players = cx.players(node.players)
     body = cx.stmt(node.body)
+    one = _one(cx, node.body)
+    if one is not None:
+        stmt, at = one
+
+        def run_one(g: Any, ctx: Ctx) -> int:
+            total = 0
+            you, it, this, vars, frames, depth = ctx.you, ctx.it, ctx.this, ctx.vars, ctx.frames, ctx.depth
+            for p in players(g, ctx):
+                inner = new_ctx(Ctx)
+                inner.you = you
+                inner.them = p
+                inner.it = it
+                inner.this = this
+                inner.vars = vars
+                inner.frames = frames
+                inner.did = 0
+                inner.since = NO_STATEMENT
+                inner.depth = depth
+                g.steps += 1
+                if g.steps > g.step_limit:
+                    g.out_of_steps(this)
+                try:
+                    total += stmt(g, inner)
+                except RunawayError as exc:
+                    exc.leaving(at, 0)
+                    raise
+            return total
+        return run_one
 
     def run(g: Any, ctx: Ctx) -> int:
         total = 0
@@ -217,9 +246,38 @@ def _for_players(cx: Compiler, node: Any) -> Fn:
 
 @rule(STATEMENTS, F.ForCards)
 def _for_cards(cx: Compiler, node: Any) -> Fn:
-    """:meth:`ForCards.run`: the body with each card as 'it', on a context of its own."""
+    """:meth:`ForCards.run`: the body with each card as 'it', on a context of its own (a body
+    of one statement runs inline: nobody reads what its block would store in that context)."""
     cards = cx.cards(node.cards)
     body = cx.stmt(node.body)
+    one = _one(cx, node.body)
+    if one is not None:
+        stmt, at = one
+
+        def run_one(g: Any, ctx: Ctx) -> int:
+            total = 0
+            you, them, this, vars, frames, depth = ctx.you, ctx.them, ctx.this, ctx.vars, ctx.frames, ctx.depth
+            for c in cards(g, ctx):
+                inner = new_ctx(Ctx)
+                inner.you = you
+                inner.them = them
+                inner.it = c
+                inner.this = this
+                inner.vars = vars
+                inner.frames = frames
+                inner.did = 0
+                inner.since = NO_STATEMENT
+                inner.depth = depth
+                g.steps += 1
+                if g.steps > g.step_limit:
+                    g.out_of_steps(this)
+                try:
+                    total += stmt(g, inner)
+                except RunawayError as exc:
+                    exc.leaving(at, 0)
+                    raise
+            return total
+        return run_one
 
     def run(g: Any, ctx: Ctx) -> int:
         total = 0
