@@ -20,6 +20,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 __all__ = [
+    "ActionKind",
     "ActionOption",
     "Agent",
     "CheckReport",
@@ -74,6 +75,7 @@ _WHERE = {
     "GameDefinition": "cardscript.runtime.definition",
     "Agent": "cardscript.runtime.decision",
     "Decision": "cardscript.runtime.decision",
+    "ActionKind": "cardscript.runtime.observation",
     "ActionOption": "cardscript.runtime.observation",
     "DecisionView": "cardscript.runtime.observation",
     "Observation": "cardscript.runtime.observation",
@@ -101,7 +103,7 @@ if TYPE_CHECKING:
     from cardscript.runtime.decision import Agent, Decision
     from cardscript.runtime.definition import GameDefinition
     from cardscript.runtime.errors import InvalidDecision, RunawayError
-    from cardscript.runtime.observation import ActionOption, DecisionView, Observation
+    from cardscript.runtime.observation import ActionKind, ActionOption, DecisionView, Observation
     from cardscript.runtime.result import Result
 
 

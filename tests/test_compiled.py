@@ -44,15 +44,19 @@ def objects() -> Iterator[None]:
         compiled.ENABLED = was
 
 
-_DEFS: dict[str, Any] = {}
+_DEFS: dict[tuple[str, bool], Any] = {}
 
 
 def _definition(game: str) -> Any:
-    if game not in _DEFS:
+    """The game compiled once for each way of running it: a definition's effect objects
+    keep what their first runs planned (a call's depth, a selector's shape), and one run
+    must not hand that to the other (tests/test_compiled.py of a new user's review)."""
+    key = (game, compiled.ENABLED)
+    if key not in _DEFS:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            _DEFS[game] = cardscript.compile_game(game)
-    return _DEFS[game]
+            _DEFS[key] = cardscript.compile_game(game)
+    return _DEFS[key]
 
 
 def _play(game: str, seats: int, bots: str, seed: int, log: bool, step_limit: int | None = None) -> Any:
@@ -306,18 +310,19 @@ def test_a_block_compiled_where_the_stack_is_deep_runs_as_its_objects() -> None:
                                              ("justice-league-dark", 2)])
 def test_compiled_selectors_of_a_shape_match_the_shape_functions(game: str, seats: int,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every call of a compiled selector or count of a shape (compiled/expressions.py,
-    ``_shaped``) gives, on the same state, the cards (the count) and the steps of
+    """Every call of a compiled selector or count of a shape (compiled/shapes.py: ``_shaped``
+    and ``_tested``) gives, on the same state, the cards (the count) and the steps of
     ``counting.select_cards`` (``count_cards``), which tests/test_hd_counting.py checks
     against the generic selector."""
-    from cardscript.runtime.compiled import expressions as CE
+    from cardscript.runtime.compiled import shapes as CE
     from cardscript.runtime.effects import counting as K
 
-    checked = {"cards": 0, "count": 0}
-    real = CE._shaped
+    checked = {"cards": 0, "count": 0, "where": 0}
 
-    def checking(cx: Any, shape: Any, count: bool) -> Any:
-        fn = real(cx, shape, count)
+    def checking(real: Any) -> Any:
+        return lambda cx, shape, count: checked_fn(real(cx, shape, count), shape, count)
+
+    def checked_fn(fn: Any, shape: Any, count: bool) -> Any:
         if fn is None:
             return None
         holder = K._Holder()
@@ -328,20 +333,33 @@ def test_compiled_selectors_of_a_shape_match_the_shape_functions(game: str, seat
             start, it = g.steps, ctx.it
             got = fn(g, ctx)
             steps = g.steps
-            if all(t[0] < K._WHERE for t in shape.tests):  # pure: it may run twice on one state
+            if all(_pure_test(t) for t in shape.tests):  # pure: it may run twice on one state
                 g.steps = start
                 ctx.it = it
                 want = K.count_cards(node, g, ctx) if count else K.select_cards(holder, g, ctx)
                 assert (want, g.steps) == (got, steps)
                 checked["count" if count else "cards"] += 1
+                checked["where"] += any(t[0] == K._WHERE for t in shape.tests)
             return got
         return run
 
-    monkeypatch.setattr(CE, "_shaped", checking)
+    def _pure_test(test: tuple[int, Any]) -> bool:
+        from cardscript.runtime.effects.hoist import Hoisted, _scan
+        from cardscript.runtime.effects.pools import PoolFilter
+
+        if test[0] != K._WHERE:
+            return test[0] < K._WHERE
+        prefix, rest, hoisted = test[1]
+        rest = rest.cond if type(rest) is PoolFilter else rest
+        return not hoisted and not isinstance(rest, Hoisted) and all(_scan(c) is not None for c in (*prefix, rest))
+
+    monkeypatch.setattr(CE, "_shaped", checking(CE._shaped))  # fused field tests
+    monkeypatch.setattr(CE, "_tested", checking(CE._tested))  # other tests, 'where' filters compiled
     d = cardscript.compile_game(game)  # new effect objects: compiled with the check
     for seed in (1, 2):
         Engine(d, seats, make_agents(["random"], seats), seed, log=False).run()
     assert checked["cards"] + checked["count"] > 20, checked
+    assert checked["where"] > 0 or game == "injustice", checked  # compiled 'where' filters were checked
 
 
 INLINE = '''expansion "inline"
@@ -388,3 +406,95 @@ def test_calls_run_inline_stop_and_report_as_calls(tmp_path: Path, limit: int | 
     with objects():
         plain = once()
     assert fast == plain
+
+
+# ---------------------------------------------------------------- a review's reproducers
+_NESTED_IFS = "\n".join("  " * (i + 1) + "if your power > 100:" for i in range(26))
+REVIEWED = {
+    # the depth of a block whose calls had run (or been compiled) before it was measured
+    "climb": ('effect climb:\n  if your power < 40:\n    +1 power\n    climb\n\n'
+              'card "Climber": hero, cost 1, copies 30\n  play: set your power to 0; climb\n',
+              "Climber", "your power == 40"),
+    # a parameter bound again by 'let' in an effect called with a constant
+    "shadow": ('effect gain power {N: number}:\n  let N = N + 5\n  +N power\n\n'
+               'card "Shadow": hero, cost 1, copies 30\n  play: gain power 1\n',
+               "Shadow", "your power == 6"),
+    # a delayed block argument run by an emit inside a call with constant arguments
+    "zap": ('effect later do {B: block}:\n  at the next "zap": B\n\neffect zap with {N: number}:\n  emit "zap"\n\n'
+            'card "Zapper": hero, cost 1, copies 30\n  play:\n    let N = 3\n    later do: +N power\n'
+            '    zap with 7\n', "Zapper", "your power == 3"),
+    # a type parameter passed on to another effect
+    "collect": ('effect keep {T: type}:\n  move all cards from your hand with T to the destroyed\n\n'
+                'effect keep twice {T: type}:\n  keep T\n\n'
+                'card "Collector": hero, cost 1, copies 30\n  play: keep twice "starter"\n',
+                "Collector", "count all cards in your hand == 0"),
+    # calls nested deep in deep bodies: compiled where Python's stack is deep
+    "deep": ("".join(f"effect deep{i}:\n{_NESTED_IFS}\n{'  ' * 27}{f'deep{i + 1}' if i < 6 else 'draw a card'}\n\n"
+                     for i in range(1, 7)) + 'card "Deep": hero, cost 1, copies 30\n  play: deep1\n', None, None),
+    # calls fanning out: each body compiled for its arguments once
+    "fan": ("".join(f"effect fan{i}:\n" + "".join(f"  if your power > 100: fan{i + 1}\n" for _ in range(8)) + "\n"
+                    for i in range(1, 7)) + 'effect fan7:\n  +1 power\n\ncard "Fan": hero, cost 1, copies 30\n'
+            '  play: fan1\n', None, None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REVIEWED))
+def test_what_a_review_found_plays_the_same_both_ways(name: str, tmp_path: Path) -> None:
+    """Scripts a review wrote against the compiled effects: each plays the same games
+    compiled and as objects (a definition compiled for each), and the ones with a scenario
+    play what the rules say."""
+    cards, card, expect = REVIEWED[name]
+    pack = tmp_path / name
+    pack.mkdir()
+    (pack / "cards.cards").write_text(f'expansion "{name}"\nuses "injustice"\n\n' + cards, encoding="utf-8")
+    (pack / "cardscript.toml").write_text(f'name = "{name}"\nversion = "1.0.0"\ngame = "injustice"\n',
+                                          encoding="utf-8")
+    if card is not None:
+        (pack / "t.scenario").write_text(
+            f'scenario "{name}"\nuses "injustice", "./cards.cards"\nplayers 2\nseed 1\n\ndo:\n'
+            '  for each player: move all cards from their character to the box\n'
+            '  move all cards from your hand to the box\n'
+            f'  move 1 "{card}" from the main-deck to your hand\n'
+            + ('  move 2 "Light Punch" from the box to your hand\n' if name == "collect" else "")
+            + f'answer "play {card}", "end turn"\ndo:\n  take actions\nexpect {expect}\n', encoding="utf-8")
+
+    def once() -> Any:
+        d = cardscript.compile_game("injustice", expansions=[str(pack)])
+        games = []
+        for seed in (1, 2):
+            engine = Engine(d, 2, make_agents(["heuristic"], 2), seed, log=True)
+            try:
+                r = engine.run()
+                games.append((r.scores, r.turns, r.log, engine.game.steps))
+            except RunawayError as exc:
+                games.append((str(exc), exc.chain, exc.ats, engine.game.steps))
+        if name == "fan" and compiled.ENABLED:  # one compiled body per effect and arguments, not per call site
+            bodies = {id(n.effect.body) for n in _calls(next(c for c in d.cards if c.name == "Fan").abilities["play"])}
+            assert len([key for key in d.__dict__.get("_inlined", {}) if key[0] in bodies]) <= 7
+        scenario = run_scenario(str(pack / "t.scenario")) if card is not None else None
+        return games, scenario and (scenario.passed, [d.message for d in scenario.diagnostics])
+
+    fast = once()
+    with objects():
+        plain = once()
+    assert fast == plain
+    if card is not None:
+        assert fast[1][0], fast[1]
+
+
+def _calls(root: Any) -> list[Any]:
+    """Every call reachable from ``root``, through the bodies of the effects called."""
+    out, todo, seen = [], [root], set()
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, E.Call):
+            out.append(obj)
+            todo.append(obj.effect.body)
+        if isinstance(obj, E.Node):
+            todo.extend(getattr(obj, n) for n in obj.__slots__ if not n.startswith("_"))
+        elif isinstance(obj, (list, tuple)):
+            todo.extend(obj)
+    return out

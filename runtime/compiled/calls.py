@@ -13,6 +13,7 @@ from cardscript.runtime.compiled.inline import inline_call
 from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
 from cardscript.runtime.effects import calls as K
 from cardscript.runtime.effects import flow as F
+from cardscript.runtime.effects.base import Node
 from cardscript.runtime.effects.calls import Closure
 from cardscript.runtime.effects.expressions import Const
 from cardscript.runtime.errors import MAX_CALL_DEPTH, MAX_NESTING, MAX_TRIGGER_DEPTH, RunawayError
@@ -123,7 +124,6 @@ def _call(cx: Compiler, node: Any) -> Fn:
     inline = inline_call(cx, node)
     if inline is not None:
         return inline
-    level = cx.level  # calls run inline around this one: its depth is the caller's plus those
     constant = node._bound  # every argument a constant: one table for every call
     binds: list[tuple[str, int, Any]] = []
     for (pname, _kind), (kind, arg) in zip(effect.params, node.args, strict=True):  # as Call._plan
@@ -137,6 +137,8 @@ def _call(cx: Compiler, node: Any) -> Fn:
             binds.append((pname, 2, arg))
         elif kind == "zone":
             binds.append((pname, 0, arg.slots))
+        elif isinstance(arg, Node):  # a type or text passed on from the caller's parameter
+            binds.append((pname, 0, cx.expr(arg)))
         else:
             binds.append((pname, 1, arg))
     plan = tuple(binds)
@@ -157,7 +159,7 @@ def _call(cx: Compiler, node: Any) -> Fn:
     block_of = _compiled_block
 
     def run(g: Any, ctx: Ctx) -> int:
-        if ctx.depth + level >= MAX_CALL_DEPTH:
+        if ctx.depth >= MAX_CALL_DEPTH:
             raise RunawayError(f"effect calls nested deeper than {MAX_CALL_DEPTH} at {name!r} "
                                f"{g.where(ctx.this)}", [where])
         bound = constant
@@ -183,7 +185,7 @@ def _call(cx: Compiler, node: Any) -> Fn:
         inner.frames = [*ctx.frames, {}] if frame else ctx.frames
         inner.did = 0
         inner.since = NO_STATEMENT
-        inner.depth = ctx.depth + level + 1
+        inner.depth = ctx.depth + 1
         g.nesting += depth
         try:
             if g.nesting > MAX_NESTING:

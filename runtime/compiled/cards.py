@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from cardscript.runtime.compiled import Fn
+from cardscript.runtime.compiled import block as compiled_block
 from cardscript.runtime.compiled.calls import emitter
 from cardscript.runtime.compiled.compiler import STATEMENTS, Compiler, rule
 from cardscript.runtime.compiled.moves import mover, transfer
 from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
 from cardscript.runtime.effects import cards as M
 from cardscript.runtime.effects import counting
-from cardscript.runtime.effects import flow as F
 from cardscript.runtime.effects import selectors as S
 from cardscript.runtime.errors import MAX_NESTING, MOVE_STEPS, RunawayError
 
@@ -218,9 +218,11 @@ def _play(cx: Compiler, node: Any) -> Fn:
         found = abilities.get(ct, False)
         if found is False:
             ab = cards_of[ct].abilities.get("play")
-            found = abilities[ct] = None if ab is None else \
-                (Compiler(g).block(ab) if isinstance(ab, F.Seq) else Compiler(g).stmt(ab), ab,
-                 (ab._depth if ab._depth >= 0 else ab.depth()) + 2)
+            if ab is None:
+                found = abilities[ct] = None
+            else:  # its depth as its objects find it, before compiling plans the calls in it
+                depth = (ab._depth if ab._depth >= 0 else ab.depth()) + 2
+                found = abilities[ct] = (compiled_block(ab, g), ab, depth)
         return found
 
     move = mover(cx, zone, per_player)

@@ -157,7 +157,8 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
     bodies: dict[int, tuple[Fn, int]] = {}  # id(action) -> (closure, depth) of a game action's body
     for act in cx.d.actions:
         body = act.body
-        bodies[id(act)] = (cx.stmt(body), (body._depth if body._depth >= 0 else body.depth()) + 2)
+        depth = (body._depth if body._depth >= 0 else body.depth()) + 2  # found before compiling plans its calls
+        bodies[id(act)] = (cx.stmt(body), depth)
     plan_for, Decision, Labels, Values = Q.plan_for, Q.Decision, Q._ActionLabels, Q._ActionValues
 
     def run(g: Any, ctx: Ctx) -> int:

@@ -50,18 +50,18 @@ class Compiler:
         d: the definition.
         memo: shared analysis results (:func:`~.analysis.reads_previous`).
         compiling: ids of the blocks being compiled now (a script effect that calls itself).
-        level: how many calls run inline around what this compiler compiles (the body of a
-            script effect called with constant arguments runs in its caller's context:
-            :mod:`~.inline`); 0 outside any.
-        env: the constant arguments of the innermost of those calls, by parameter name.
-        inlined: the script effects whose bodies are being compiled inline (none runs inline in itself).
+        level: how many bodies compiled for constant arguments (:mod:`~.inline`) enclose what
+            this compiler compiles; 0 outside any.
+        env: the constant arguments of the innermost of them, by parameter name (those the
+            body binds again left out).
+        inlined: the script effects whose bodies are being compiled so (none in itself).
         local: id(block) -> (closure, its one statement's closure) of the blocks compiled at
-            a level above 0 (never kept on the block: they are for that call only).
+            a level above 0 (never kept on the block: they are for those arguments only).
     """
 
     def __init__(self, g: Any, level: int = 0, env: dict[str, Any] | None = None,
                  inlined: tuple[Any, ...] = ()):
-        from cardscript.runtime.compiled import blocks, calls, cards, changes, conditions, expressions  # noqa: F401 - the rules
+        from cardscript.runtime.compiled import blocks, calls, cards, changes, conditions, expressions, shapes  # noqa: F401 - the rules
 
         self.g = g
         self.d = g.d
@@ -73,7 +73,7 @@ class Compiler:
         self.local: dict[int, tuple[Fn, Fn | None]] = {}
 
     def inside(self, env: dict[str, Any], effect: Any) -> Compiler:
-        """A compiler for the body of ``effect`` run inline with arguments ``env``."""
+        """A compiler for the body of ``effect`` compiled for the constant arguments ``env``."""
         sub = Compiler(self.g, self.level + 1, env, (*self.inlined, effect))
         sub.memo = self.memo
         return sub
@@ -81,7 +81,7 @@ class Compiler:
     # ------------------------------------------------------------ blocks
     def block(self, seq: Any) -> Fn:
         """The closure of a block, kept on it for this definition (``Seq._fn``); inside a
-        call run inline (:attr:`level` above 0), kept by this compiler only."""
+        body compiled for constant arguments (:attr:`level` above 0), kept by this compiler only."""
         if self.level:
             found = self.local.get(id(seq))
             if found is None:
@@ -153,7 +153,7 @@ class Compiler:
     def candidates(self, sel: Any) -> Fn | None:
         """``fn(g, ctx) -> list[int]``: what ``sel.candidates`` does (the cards a choice is
         among), for a selector of a shape with one source and fused tests; else None."""
-        from cardscript.runtime.compiled.expressions import shaped_candidates
+        from cardscript.runtime.compiled.shapes import shaped_candidates
 
         return shaped_candidates(self, self._planned(sel))
 

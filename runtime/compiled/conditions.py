@@ -163,6 +163,14 @@ def player_marked(mark: str, this_turn: bool) -> Fn:
 def _player_mark(cx: Compiler, node: Any) -> Fn:
     """:meth:`PlayerMarked.test`: every selected player carries the mark (and there is one)."""
     marked = player_marked(node.mark, node.this_turn)
+    mark, static_key = node.mark, (node.mark, node.this_turn)
+    if node._you and node.this_turn:  # 'you are marked "M" this turn': player_marked's test inline
+        def you_this_turn(g: Any, ctx: Ctx) -> bool:
+            if ctx.you in g.turn_pmarks.get(mark, ()):
+                return True
+            sm = g.static_marks
+            return bool(sm) and static_key in sm and g.static_marked(mark, ctx.you, True)
+        return you_this_turn
     if node._them:
         return lambda g, ctx: marked(g, ctx, ctx.them if ctx.them is not None else ctx.you)
     if node._you:
@@ -286,10 +294,25 @@ def _zone_empty(cx: Compiler, node: Any) -> Fn:
 
 @rule(CONDITIONS, C.HasWord)
 def _has_word(cx: Compiler, node: Any) -> Fn:
-    """:meth:`HasWord.test`: 'it has W' as a set test."""
+    """:meth:`HasWord.test`: 'it has W' as a set test; 'CARDS have W': every selected card
+    (and there is one) has one of the words."""
+    words = node.words
+    if node.cards.kind != "it":
+        cards = cx.cards(node.cards)
+        wanted_any = frozenset(words)
+
+        def test_cards(g: Any, ctx: Ctx) -> bool:
+            cs = cards(g, ctx)
+            if not cs:
+                return False
+            cw = g.card_words
+            for c in cs:  # noqa: SIM110 - no generator
+                if wanted_any.isdisjoint(cw[c]):
+                    return False
+            return True
+        return test_cards
     if type(node.cards) is not S._CardsIt:
         return node.test
-    words = node.words
     if len(words) == 1:
         w = words[0]
         return lambda g, ctx: ctx.it is not None and w in g.card_words[ctx.it]
@@ -299,10 +322,23 @@ def _has_word(cx: Compiler, node: Any) -> Fn:
 
 @rule(CONDITIONS, C.Showing)
 def _showing(cx: Compiler, node: Any) -> Fn:
-    """:meth:`Showing.test`."""
+    """:meth:`Showing.test`: the die 'it', or every selected die (and there is one), shows the face."""
+    face = node.face
+    if node.cards.kind != "it":
+        cards = cx.cards(node.cards)
+
+        def test_cards(g: Any, ctx: Ctx) -> bool:
+            cs = cards(g, ctx)
+            if not cs:
+                return False
+            fv = g.face_value
+            for c in cs:  # noqa: SIM110 - no generator
+                if fv[c] != face:
+                    return False
+            return True
+        return test_cards
     if type(node.cards) is not S._CardsIt:
         return node.test
-    face = node.face
     return lambda g, ctx: ctx.it is not None and g.face_value[ctx.it] == face
 
 

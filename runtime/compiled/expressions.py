@@ -3,17 +3,14 @@ returns ``fn(g, ctx)`` giving what the node's ``evaluate``, ``cards`` or ``playe
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 from cardscript.runtime.compiled import Fn
 from cardscript.runtime.compiled.compiler import CARDS, EXPRESSIONS, NOT_CONST, PLAYERS, ZONES, Compiler, rule
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.effects import cardrules as R
-from cardscript.runtime.effects import counting
 from cardscript.runtime.effects import expressions as X
 from cardscript.runtime.effects import selectors as S
-from cardscript.runtime.effects.base import NAMED_SCAN
 
 
 def your_counter(cx: Compiler, node: Any) -> int | None:
@@ -220,8 +217,8 @@ def _each_foe(cx: Compiler, sel: Any) -> Fn:
 
 @rule(PLAYERS, S._EachPlayer)
 def _each_player(cx: Compiler, sel: Any) -> Fn:
-    """:meth:`_EachPlayer.players`."""
-    return lambda g, ctx: g.everyone()
+    """:meth:`_EachPlayer.players`: every seat clockwise from the active player (MarkOps.everyone)."""
+    return lambda g, ctx: list(g.seats_from[g.active])
 
 
 @rule(PLAYERS, S.Players)
@@ -259,113 +256,6 @@ def _param_players(cx: Compiler, sel: Any) -> Fn:
     """:meth:`_ParamPlayers.players`."""
     param = sel.param
     return lambda g, ctx: list(ctx.vars[param])
-
-
-# ====================================================================== selectors of a shape
-def _fields(fused: tuple[tuple[str, Any, bool], ...]) -> tuple[Any, ...]:
-    """A shape's fused field tests (``counting.Shape.fused``, at most two) as
-    (getter, value, equal, value is the acting seat) per test, for :func:`_shaped`."""
-    return tuple((attrgetter(field), None if x is counting._YOU else x, eq, x is counting._YOU)
-                 for field, x, eq in fused)
-
-
-def _shaped(cx: Compiler, shape: Any, count: bool) -> Fn | None:
-    """``fn(g, ctx)``: the candidates (``count``: how many) of a selector of a shape whose
-    sources are a parameter or slots found by index and whose tests are at most two fused
-    field tests, as :func:`~cardscript.runtime.effects.counting.select_cards`
-    (:func:`~.counting.count_cards`) finds them: the sources read, their cards charged, the
-    tests in one pass. None for another shape (its functions run)."""
-    one, fused = shape.one, shape.fused
-    by_index = (counting._YOURS, counting._SHARED, counting._ITS)
-    if fused is None or (one is None and any(kind not in by_index for kind, _z, _a in shape.sources)):
-        return None
-    tests = _fields(fused)
-    n = len(tests)
-    (get1, x1, eq1, you1), (get2, x2, eq2, you2) = (tests + ((None, None, True, False),) * 2)[:2]
-    named = bool(shape.name) and not count  # a few named cards of a large slot: by the index of names
-    select = counting.select_cards
-    holder = counting._Holder()  # the selector select_cards reads (its shape) for those
-    holder._shape = shape
-    kind, zone, arg = one if one is not None else (-1, -1, "")
-    sources = shape.sources
-    yours, shared, param = counting._YOURS, counting._SHARED, counting._PARAM
-
-    def run(g: Any, ctx: Ctx) -> Any:
-        if kind == param:
-            pool = list(ctx.vars[arg]) if not count else ctx.vars[arg]
-        elif kind >= 0:
-            if kind == yours:
-                cards = g.slots[g.zone_base[zone] + ctx.you]
-            elif kind == shared:
-                cards = g.slots[g.zone_base[zone]]
-            else:  # _ITS: no bound card, no slot
-                it = ctx.it
-                cards = g.slots[g.zone_base[zone] + it] if it is not None else []
-            if arg:
-                pool = cards[-1:]
-            elif count:
-                pool = cards
-            elif named and len(cards) > NAMED_SCAN:
-                return select(holder, g, ctx)
-            else:
-                pool = cards[::-1]
-        else:  # several sources, each slot from its top (a count: in any order)
-            pool = []
-            for k, z, top in sources:
-                if k == yours:
-                    cards = g.slots[g.zone_base[z] + ctx.you]
-                elif k == shared:
-                    cards = g.slots[g.zone_base[z]]
-                else:
-                    it = ctx.it
-                    cards = g.slots[g.zone_base[z] + it] if it is not None else []
-                if top:
-                    pool += cards[-1:]
-                else:
-                    pool += cards if count else cards[::-1]
-        g.steps += len(pool)
-        if g.steps > g.step_limit:
-            g.out_of_steps(ctx.this)
-        if not n:
-            return len(pool) if count else pool
-        a = get1(g)
-        x = ctx.you if you1 else x1
-        if n == 1:
-            kept = [c for c in pool if a[c] == x] if eq1 else [c for c in pool if a[c] != x]
-        else:
-            b = get2(g)
-            y = ctx.you if you2 else x2
-            if eq1:
-                kept = [c for c in pool if a[c] == x and b[c] == y] if eq2 else \
-                    [c for c in pool if a[c] == x and b[c] != y]
-            else:
-                kept = [c for c in pool if a[c] != x and b[c] == y] if eq2 else \
-                    [c for c in pool if a[c] != x and b[c] != y]
-        return len(kept) if count else kept
-    return run
-
-
-def shaped_candidates(cx: Compiler, sel: Any) -> Fn | None:
-    """The candidates of a selector of a shape (``select_cards``) as :func:`_shaped` finds
-    them, or None."""
-    if type(sel) not in (counting._CardsShape, counting._CardsAllShape):
-        return None
-    return _shaped(cx, sel._shape, False)
-
-
-@rule(CARDS, counting._CardsShape, counting._CardsAllShape)
-def _cards_shape(cx: Compiler, sel: Any) -> Fn:
-    """The candidates of a selector of a shape (``select_cards``); a choice among them, or
-    N of them, as the selector's ``cards`` takes them."""
-    if type(sel) is not counting._CardsAllShape:
-        return sel.cards
-    return _shaped(cx, sel._shape, False) or sel.cards
-
-
-@rule(EXPRESSIONS, counting._CountShape)
-def _count_shape(cx: Compiler, node: Any) -> Fn:
-    """'count CARDS' of a selector of a shape (``count_cards``)."""
-    return _shaped(cx, node._zone, True) or node.evaluate
 
 
 @rule(CARDS, S._CardsTop)

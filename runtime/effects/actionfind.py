@@ -31,7 +31,11 @@ def finders(plan: WindowPlan, g: Game, compiling: bool) -> tuple[Finder, ...]:
         from cardscript.runtime.compiled.compiler import Compiler
 
         cx = Compiler(g)
-    return tuple(_finder(plan, g, i, act, cx) for i, act in enumerate(plan.actions))
+        try:
+            return tuple(_finder(plan, g, i, act, cx) for i, act in enumerate(plan.actions))
+        except RecursionError:  # compiled where Python's stack is already deep: the objects' finders
+            pass
+    return tuple(_finder(plan, g, i, act, None) for i, act in enumerate(plan.actions))
 
 
 def pool_of(g: Game, zones: tuple[tuple[int, bool], ...]) -> Callable[[Game, Ctx], list[int]]:

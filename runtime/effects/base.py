@@ -17,6 +17,9 @@ class Node:
     _opaque: ClassVar[bool] = False
     #: the generic class a specialised variant stands for (:func:`specialised`); None for a generic class
     _generic: ClassVar[type | None] = None
+    #: a block (:class:`~cardscript.runtime.effects.flow.Seq`), whose depth, once found, is kept
+    #: in its ``_depth`` (:func:`nest_depth`)
+    _block: ClassVar[bool] = False
 
     def ir(self) -> dict[str, Any]:
         """``{"ClassName": {field: value, ...}}`` — one key, so a schema can dispatch on it.
@@ -112,7 +115,10 @@ def nest_depth(x: Any) -> int:
     while todo:
         obj, d = todo.pop()
         if isinstance(obj, Node):
-            known = getattr(obj, "_depth", -1)  # a block whose depth is known already
+            # A block whose depth is known already. Only a block: a call keeps its body's depth
+            # in a field of that name too, set at its first run, and is one level here whatever
+            # it holds, or a block's depth would depend on whether a call in it has run yet.
+            known = getattr(obj, "_depth", -1) if obj._block else -1
             if known >= 0 and obj is not x:
                 best = max(best, d + known)
                 continue

@@ -3,7 +3,7 @@ their block arguments, a card's labelled ability (:class:`Resolve`), and events 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
 from cardscript.runtime.effects.base import Node, to_ir
@@ -129,7 +129,9 @@ class Call(Node):
                 plan.append((name, 2, arg))
             elif kind == "zone":
                 plan.append((name, 0, arg.slots))
-            else:  # type / text
+            elif isinstance(arg, Node):  # a type or text passed on from the caller's parameter
+                plan.append((name, 0, cast(Any, arg).evaluate))
+            else:  # type / text written in the script
                 plan.append((name, 1, arg))
         self._binders = tuple(plan)
         if all(how == 1 for _, how, _ in plan):

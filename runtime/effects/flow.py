@@ -17,6 +17,7 @@ class Seq(Node):
 
     __slots__ = ("_at", "_depth", "_first", "_fn", "stmts")
     _first: Any
+    _block = True
 
     def __new__(cls, stmts: list[Any], at: tuple[str, ...] | None = None) -> Seq:
         if cls is not Seq:

@@ -232,7 +232,7 @@ class ZoneOps(GameState):
             if face not in faces:
                 raise RigError(f"{self.card_name(die)} has no face {face!r}: its faces are {list(faces)}")
         else:
-            face = self.rng.choice(faces)
+            face = (self.rng if self._rng_shared else self._rng).choice(faces)  # the property only to copy a shared RNG
         self.face_value[die] = face
         if self.logging:
             self.emit_log({"t": "roll", "die": self.card_name(die), "id": die, "face": face})
