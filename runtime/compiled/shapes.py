@@ -94,6 +94,38 @@ def _shaped(cx: Compiler, shape: Any, count: bool) -> Fn | None:
                 kept = [c for c in pool if a[c] != x and b[c] == y] if eq2 else \
                     [c for c in pool if a[c] != x and b[c] != y]
         return len(kept) if count else kept
+
+    # The commonest shapes, written out (issue 11): the same pool, steps and tests as run's.
+    if kind == param and not n and not count:
+        def each_of_param(g: Any, ctx: Ctx) -> Any:
+            pool = list(ctx.vars[arg])
+            g.steps += len(pool)
+            if g.steps > g.step_limit:
+                g.out_of_steps(ctx.this)
+            return pool
+        return each_of_param
+    if count and not arg and kind in (yours, shared):
+        of_you = kind == yours
+
+        def count_slot(g: Any, ctx: Ctx) -> Any:
+            cards = g.slots[g.zone_base[zone] + ctx.you] if of_you else g.slots[g.zone_base[zone]]
+            g.steps += len(cards)
+            if g.steps > g.step_limit:
+                g.out_of_steps(ctx.this)
+            if not n:
+                return len(cards)
+            a = get1(g)
+            x = ctx.you if you1 else x1
+            if n == 1:
+                return len([c for c in cards if a[c] == x]) if eq1 else len([c for c in cards if a[c] != x])
+            b = get2(g)
+            y = ctx.you if you2 else x2
+            if eq1:
+                return len([c for c in cards if a[c] == x and b[c] == y]) if eq2 else \
+                    len([c for c in cards if a[c] == x and b[c] != y])
+            return len([c for c in cards if a[c] != x and b[c] == y]) if eq2 else \
+                len([c for c in cards if a[c] != x and b[c] != y])
+        return count_slot
     return run
 
 
