@@ -251,11 +251,11 @@ zone discard: per player, public
 zone pile: shared, hidden
 zone hand: per player, public
 counter score: per player, 0
-card "Chip": thing, copies 3
+card "Chip": thing, copies 12
 setup:
   move all cards from the box to the pile
 turn:
-  repeat 3: move the top card of the pile to your discard
+  repeat 7: move the top card of the pile to your discard
   repeat 5: move the top card of your deck to your hand
   move the top card of the pile to your hand
   move all cards from your hand to the pile
@@ -265,21 +265,27 @@ score:
 '''
 
 
+@pytest.mark.parametrize("log", [True, False])
 @pytest.mark.parametrize("limit", [None, *range(1, 60, 3)])
-def test_the_compiled_top_card_move_stops_where_the_object_does(limit: int | None, tmp_path: Path) -> None:
+def test_the_compiled_top_card_move_stops_where_the_object_does(limit: int | None, log: bool,
+                                                                tmp_path: Path) -> None:
     """'move the top card of ZONE to ZONE' refills an empty deck from its discard, does
-    nothing on an empty pile, and stops at the step limit, compiled as its object does."""
+    nothing on an empty pile, and stops at the step limit, compiled as its object does;
+    unlogged, a 'repeat' of it moves the cards already there at once, with the same
+    bookkeeping (the change clock, the seats touched, owners, faces, where cards came from)."""
     (tmp_path / "game.rules").write_text(_DRAWS)
     d = cardscript.compile_game(str(tmp_path))
 
     def play() -> Any:
-        e = Engine(d, 2, make_agents(["random"], 2), 4, log=True, **({} if limit is None else {"step_limit": limit}))
+        e = Engine(d, 2, make_agents(["random"], 2), 4, log=log, **({} if limit is None else {"step_limit": limit}))
         try:
             r = e.run()
             out: Any = (r.scores, r.turns)
         except RunawayError as exc:
             out = (str(exc), exc.ats)
-        return out, e.game.steps, e.game.slots, e.game.log
+        g = e.game
+        return (out, g.steps, g.slots, g.log, g.clock, list(g.touched), list(g.owner), list(g.came_from),
+                list(g.face_up), list(g.loc))
 
     fast = play()
     with objects():

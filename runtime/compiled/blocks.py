@@ -346,7 +346,13 @@ def _repeat_move_top(cx: Compiler, move_node: Any, k: Any, times: Fn | None) -> 
     from cardscript.runtime.compiled.moves import mover
 
     sz, syours = slot_of(move_node.cards.zones[0]) or (0, False)
-    move = mover(cx, *(slot_of(move_node.zone) or (0, False)), move_node.bottom)
+    dz, dyours = slot_of(move_node.zone) or (0, False)
+    move = mover(cx, dz, dyours, move_node.bottom)
+    z = cx.d.zones[dz]
+    # the passes that take a card already there, all but the last, moved at once when each
+    # move is the plain one mover writes out (the same changes as a move of each in turn)
+    at_once = not (move_node.bottom or z.per_card or dyours != z.per_player or dz in cx.g.enter_zones)
+    per_pass = 1 + MOVE_STEPS
 
     def run(g: Any, ctx: Ctx) -> int:
         n = k if times is None else times(g, ctx)
@@ -355,6 +361,19 @@ def _repeat_move_top(cx: Compiler, move_node: Any, k: Any, times: Fn | None) -> 
         total = 0
         you = ctx.you
         s = g.zone_base[sz] + you if syours else g.zone_base[sz]
+        if at_once and not g.logging:
+            pile = g.slots[s]
+            m = min(n, len(pile)) - 1
+            dest = g.zone_base[dz] + you if dyours else g.zone_base[dz]
+            if m >= 2 and dest != s and g.steps + m * per_pass <= g.step_limit:  # no pass runs out
+                cards = pile[-m:]
+                cards.reverse()  # top first
+                del pile[-m:]
+                g.slots[dest].extend(cards)
+                g._moved_many(cards, s, dest)
+                g.steps += m * per_pass
+                total = m
+                n -= m
         for _ in range(max(0, n)):
             g.steps += 1
             if g.steps > g.step_limit:
