@@ -22,7 +22,7 @@ The scripted agent is engine side (it replays answers with the game in hand).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cardscript.runtime.decision import Agent, Decision, EngineAgent, a_kind
@@ -80,6 +80,13 @@ class HeuristicAgent(Agent):
     every seat with (:mod:`cardscript.runtime.forecast`); ``--bots heuristic``."""
 
     name = "heuristic"
+    by_action = True  # its action decisions read only the options' ActionKinds and values
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # a subclass that answers actions its own way is asked through choose(), unless it says
+        if ("_action" in cls.__dict__ or "choose" in cls.__dict__) and "by_action" not in cls.__dict__:
+            cls.by_action = False
 
     def bind(self, seat: int, seed: int) -> None:
         self.seat = seat
@@ -101,12 +108,14 @@ class HeuristicAgent(Agent):
         return sorted(order[:max(d.low, min(k, d.high))])
 
     def _action(self, view: Observation, d: DecisionView) -> int:
+        return HeuristicAgent.pick_action(self, d.actions, d.values)
+
+    def pick_action(self, actions: Sequence[Any], values: Sequence[int]) -> int:
         # Actions arrive grouped in declaration order; take the first group that offers
         # anything, and within it the most valuable option.
-        best, seen = d.size - 1, False
+        best, seen = len(actions) - 1, False
         top = value = 0  # the best key so far: (top, value), compared as a pair
-        values = d.values
-        for i, act in enumerate(d.actions):  # its action's order and hint: no card to read
+        for i, act in enumerate(actions):  # its action's order and hint: no card to read
             if act is None:
                 continue
             order, hinted, granted = act

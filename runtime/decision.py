@@ -3,6 +3,7 @@ it (:class:`Agent`); the bots are in :mod:`cardscript.runtime.agents`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -62,6 +63,11 @@ class Agent:
     #: to pick) and its own stream: the engine asks :meth:`pick` instead of :meth:`choose`,
     #: with no view to build (the random bot; issue 11, "cheap decisions")
     blind = False
+    #: the agent answers an action decision from what each option says of its action and
+    #: the options' values alone (:attr:`DecisionView.actions
+    #: <cardscript.runtime.observation.DecisionView.actions>`, ``values``): the engine asks
+    #: :meth:`pick_action` for it, with no view to build (the heuristic bot; issue 11)
+    by_action = False
 
     def bind(self, seat: int, seed: int) -> None:
         """Called once when the game starts.
@@ -80,6 +86,13 @@ class Agent:
     def pick(self, size: int, low: int, high: int) -> list[int]:  # pragma: no cover - interface
         """A :attr:`blind` agent's answer: the indices of the chosen options (between ``low``
         and ``high`` of the ``size`` options), which :meth:`choose` must give too."""
+        raise NotImplementedError
+
+    def pick_action(self, actions: Sequence[Any], values: Sequence[int]) -> int:  # pragma: no cover - interface
+        """A :attr:`by_action` agent's answer to an action decision: the index of the option
+        chosen, which :meth:`choose` must give too. ``actions``: per option, its
+        :class:`~cardscript.runtime.observation.ActionKind` (None for ending the turn), as
+        ``DecisionView.actions``; ``values``: one number per option, as ``DecisionView.values``."""
         raise NotImplementedError
 
 

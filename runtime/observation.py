@@ -376,13 +376,19 @@ def _part(g: Game, act: Any) -> tuple[str, ActionKind]:
 
 
 def _action_kinds(g: Game, d: Decision) -> tuple[ActionKind | None, ...]:
-    """:attr:`DecisionView.actions` of an action decision: one look-up per option in the
-    definition's table (:func:`_tables`), an action granted for the turn found apart."""
+    """:attr:`DecisionView.actions` of an action decision (:func:`action_kinds` of its options)."""
+    return action_kinds(g, d.options)
+
+
+def action_kinds(g: Game, options: list[tuple[Any, int | None]]) -> tuple[ActionKind | None, ...]:
+    """Per option (action, card) of an action decision, its action's :class:`ActionKind`
+    (None for ending the turn): one look-up per option in the definition's table
+    (:func:`_tables`), an action granted for the turn found apart. Reads no card."""
     kinds = _tables(g)[1]
     try:
-        return tuple([kinds[id(act)] for act, _card in d.options])
+        return tuple([kinds[id(act)] for act, _card in options])
     except KeyError:  # an action granted for the turn
-        return tuple([None if act is None else kinds.get(id(act)) or _part(g, act)[1] for act, _card in d.options])
+        return tuple([None if act is None else kinds.get(id(act)) or _part(g, act)[1] for act, _card in options])
 
 
 def _action_options(g: Game, seat: int, d: Decision) -> tuple[Any, ...]:

@@ -14,8 +14,10 @@ from cardscript.runtime.agents import GreedyAgent, HeuristicAgent, RandomAgent
 from cardscript.runtime.decision import Agent
 from cardscript.runtime.definition import GameDefinition
 from cardscript.runtime.engine import Engine
+from cardscript.runtime.errors import InvalidDecision
 from cardscript.runtime.game import Game, GameState
 from cardscript.runtime.observation import DecisionView, Observation, card_seen
+from cardscript.runtime.search import SearchAgent
 
 GAMES = [("injustice", 2), ("justice-league-dark", 3), ("hero-dice-batman", 2)]
 
@@ -335,3 +337,71 @@ def test_the_actions_of_a_decision_are_what_its_options_say_of_their_actions() -
     for seed in range(1, 7):
         Engine(d, 2, [_ActionsProbe(), _ActionsProbe()], seed, log=False).run()
     assert _ActionsProbe.checked > 500 and _ActionsProbe.granted > 0
+
+
+class _ByAction(HeuristicAgent):
+    """The heuristic bot, noting what the engine hands its pick_action (issue 11)."""
+
+    def __init__(self, seen: list[Any]) -> None:
+        self.seen = seen
+
+    def pick_action(self, actions: Any, values: Any) -> int:
+        pick = super().pick_action(actions, values)
+        self.seen.append(([None if a is None else tuple(a) for a in actions], list(values), pick))
+        return pick
+
+
+class _ByView(HeuristicAgent):
+    """The heuristic bot asked through its view, noting what the view says of each action decision."""
+
+    by_action = False
+
+    def __init__(self, seen: list[Any]) -> None:
+        self.seen = seen
+
+    def choose(self, view: Observation, d: DecisionView) -> list[int]:
+        picks = super().choose(view, d)
+        if d.kind == "action":
+            self.seen.append(([None if a is None else tuple(a) for a in d.actions], list(d.values), picks[0]))
+        return picks
+
+
+def test_an_agent_that_picks_by_action_is_handed_what_its_view_says() -> None:
+    """A ``by_action`` agent (the heuristic bot) gets, per action decision, the ActionKinds and
+    values its DecisionView would give, and so plays the same game (granted actions included)."""
+    tour = Path(__file__).resolve().parent.parent / "examples" / "language-tour"
+    d = cardscript.compile_game("injustice", expansions=[str(tour)])
+    for seed in (1, 2, 3):
+        fast: list[Any] = []
+        viewed: list[Any] = []
+        a = Engine(d, 2, [_ByAction(fast), _ByAction(fast)], seed, log=False).run()
+        b = Engine(d, 2, [_ByView(viewed), _ByView(viewed)], seed, log=False).run()
+        assert len(fast) > 100 and fast == viewed
+        assert (a.scores, a.turns, a.decisions) == (b.scores, b.turns, b.decisions)
+
+
+def test_a_subclass_that_answers_actions_its_own_way_is_asked_through_its_view() -> None:
+    class Mine(HeuristicAgent):
+        def _action(self, view: Observation, d: DecisionView) -> int:
+            return 0
+
+    class Said(HeuristicAgent):
+        by_action = True
+
+        def choose(self, view: Observation, d: DecisionView) -> list[int]:
+            return super().choose(view, d)
+
+    assert HeuristicAgent.by_action and Said.by_action
+    assert not Mine.by_action and not GreedyAgent.by_action and not SearchAgent.by_action
+
+
+def test_a_bad_pick_by_action_stops_the_game_with_the_usual_error() -> None:
+    class Wrong(HeuristicAgent):
+        name = "wrong"
+
+        def pick_action(self, actions: Any, values: Any) -> int:
+            return len(actions)
+
+    d = cardscript.compile_game("injustice")
+    with pytest.raises(InvalidDecision, match=r"wrong answered \[\d+\] to an action decision of P1 with \d+ options"):
+        Engine(d, 2, [Wrong(), Wrong()], 1, log=False).run()

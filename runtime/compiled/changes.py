@@ -160,6 +160,7 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
         depth = (body._depth if body._depth >= 0 else body.depth()) + 2  # found before compiling plans its calls
         bodies[id(act)] = (cx.stmt(body), depth)
     plan_for, Decision, Labels, Values = Q.plan_for, Q.Decision, Q._ActionLabels, Q._ActionValues
+    from cardscript.runtime.observation import action_kinds as kinds_of
 
     def run(g: Any, ctx: Ctx) -> int:
         plan = node._plan
@@ -174,7 +175,10 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
         agent = g.agents[you]
         # A blind agent (the random bot) answers from the number of options alone: in a game
         # that neither logs nor records its decisions, no Decision is made for it (DecisionOps.decide).
-        blind = getattr(agent, "blind", False) and not g.logging and "decide" not in g.__dict__
+        direct = not g.logging and "decide" not in g.__dict__
+        blind = direct and getattr(agent, "blind", False)
+        # One that answers by its options' actions and values (the heuristic bot) is handed them alone.
+        by_action = direct and not blind and getattr(agent, "by_action", False)
         for _ in range(MAX_ACTIONS_PER_TURN):
             options = options_of(g, ctx, outer)
             if blind:
@@ -185,6 +189,12 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
                     g.bad_answer(Decision(you, "action", options, Labels(g, options), 1, 1, "action"),
                                  agent, list(picks))
                 pick = picks[0]
+            elif by_action:
+                g.decisions += 1
+                pick = agent.pick_action(kinds_of(g, options), Values(g, options, ctx, plan)())
+                if type(pick) is not int or not 0 <= pick < len(options):
+                    g.bad_answer(Decision(you, "action", options, Labels(g, options), 1, 1, "action"),
+                                 agent, [pick])
             else:
                 pick = decide(Decision(you, "action", options, Labels(g, options), 1, 1, "action",
                                        Values(g, options, ctx, plan)))[0]
