@@ -81,12 +81,15 @@ class HeuristicAgent(Agent):
 
     name = "heuristic"
     by_action = True  # its action decisions read only the options' ActionKinds and values
+    by_values = True  # and the others, but a choice of player, the decision's shape and values
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        # a subclass that answers actions its own way is asked through choose(), unless it says
+        # a subclass that answers its own way is asked through choose(), unless it says
         if ("_action" in cls.__dict__ or "choose" in cls.__dict__) and "by_action" not in cls.__dict__:
             cls.by_action = False
+        if ("pick_values" in cls.__dict__ or "choose" in cls.__dict__) and "by_values" not in cls.__dict__:
+            cls.by_values = False
 
     def bind(self, seat: int, seed: int) -> None:
         self.seat = seat
@@ -98,14 +101,19 @@ class HeuristicAgent(Agent):
             return [self._action(view, d)]
         if d.kind == "player":
             return [self._target(view, d)]
-        values = d.values
-        order = sorted(range(d.size), key=lambda i: (values[i] if values else 0, -i))
+        return HeuristicAgent.pick_values(self, d.kind, d.purpose, d.size, d.low, d.high, d.values)
+
+    def pick_values(self, kind: str, purpose: str, size: int, low: int, high: int,
+                    values: Sequence[int]) -> list[int]:
+        if kind == "yes/no":
+            return [1]
+        order = sorted(range(size), key=lambda i: (values[i] if values else 0, -i))
         # the purpose is a verb, or the effect a choice serves ("discard a card"): its first word
-        verb = d.purpose.split(" ", 1)[0]
-        if d.purpose not in NEGATIVE and verb not in NEGATIVE:
+        verb = purpose.split(" ", 1)[0]
+        if purpose not in NEGATIVE and verb not in NEGATIVE:
             order.reverse()
-        k = d.high if verb != "discard" or d.low else max(d.low, 1 if d.high else 0)
-        return sorted(order[:max(d.low, min(k, d.high))])
+        k = high if verb != "discard" or low else max(low, 1 if high else 0)
+        return sorted(order[:max(low, min(k, high))])
 
     def _action(self, view: Observation, d: DecisionView) -> int:
         return HeuristicAgent.pick_action(self, d.actions, d.values)

@@ -68,6 +68,10 @@ class Agent:
     #: <cardscript.runtime.observation.DecisionView.actions>`, ``values``): the engine asks
     #: :meth:`pick_action` for it, with no view to build (the heuristic bot; issue 11)
     by_action = False
+    #: the agent answers any other decision but a choice of player from its ``kind``,
+    #: ``purpose``, size, ``low``, ``high`` and ``values`` alone: the engine asks
+    #: :meth:`pick_values` for it, with no view to build (the heuristic bot; issue 11)
+    by_values = False
 
     def bind(self, seat: int, seed: int) -> None:
         """Called once when the game starts.
@@ -93,6 +97,14 @@ class Agent:
         chosen, which :meth:`choose` must give too. ``actions``: per option, its
         :class:`~cardscript.runtime.observation.ActionKind` (None for ending the turn), as
         ``DecisionView.actions``; ``values``: one number per option, as ``DecisionView.values``."""
+        raise NotImplementedError
+
+    def pick_values(self, kind: str, purpose: str, size: int, low: int, high: int,
+                    values: Sequence[int]) -> list[int]:  # pragma: no cover - interface
+        """A :attr:`by_values` agent's answer to a decision that is neither an action window nor a
+        choice of player: the indices of the chosen options (between ``low`` and ``high`` of
+        the ``size`` options), which :meth:`choose` must give too; the arguments as the
+        decision's :class:`~cardscript.runtime.observation.DecisionView` gives them."""
         raise NotImplementedError
 
 

@@ -340,7 +340,9 @@ def test_the_actions_of_a_decision_are_what_its_options_say_of_their_actions() -
 
 
 class _ByAction(HeuristicAgent):
-    """The heuristic bot, noting what the engine hands its pick_action (issue 11)."""
+    """The heuristic bot, noting what the engine hands its pick_action and pick_values (issue 11)."""
+
+    by_values = True  # it overrides pick_values, only to note what it is handed
 
     def __init__(self, seen: list[Any]) -> None:
         self.seen = seen
@@ -349,6 +351,11 @@ class _ByAction(HeuristicAgent):
         pick = super().pick_action(actions, values)
         self.seen.append(([None if a is None else tuple(a) for a in actions], list(values), pick))
         return pick
+
+    def pick_values(self, kind: str, purpose: str, size: int, low: int, high: int, values: Any) -> list[int]:
+        picks = super().pick_values(kind, purpose, size, low, high, values)
+        self.seen.append((kind, purpose, size, low, high, list(values), picks))
+        return picks
 
 
 class _ByView(HeuristicAgent):
@@ -363,12 +370,16 @@ class _ByView(HeuristicAgent):
         picks = super().choose(view, d)
         if d.kind == "action":
             self.seen.append(([None if a is None else tuple(a) for a in d.actions], list(d.values), picks[0]))
+        elif d.kind != "player":
+            self.seen.append((d.kind, d.purpose, d.size, d.low, d.high, list(d.values), picks))
         return picks
 
 
 def test_an_agent_that_picks_by_action_is_handed_what_its_view_says() -> None:
-    """A ``by_action`` agent (the heuristic bot) gets, per action decision, the ActionKinds and
-    values its DecisionView would give, and so plays the same game (granted actions included)."""
+    """A ``by_action`` and ``by_values`` agent (the heuristic bot) gets, per action decision, the
+    ActionKinds and values its DecisionView would give, per other decision (a choice of
+    player aside) its kind, purpose, shape and values, and so plays the same game (granted
+    actions included)."""
     tour = Path(__file__).resolve().parent.parent / "examples" / "language-tour"
     d = cardscript.compile_game("injustice", expansions=[str(tour)])
     for seed in (1, 2, 3):
@@ -391,8 +402,9 @@ def test_a_subclass_that_answers_actions_its_own_way_is_asked_through_its_view()
         def choose(self, view: Observation, d: DecisionView) -> list[int]:
             return super().choose(view, d)
 
-    assert HeuristicAgent.by_action and Said.by_action
+    assert HeuristicAgent.by_action and Said.by_action and HeuristicAgent.by_values and Mine.by_values
     assert not Mine.by_action and not GreedyAgent.by_action and not SearchAgent.by_action
+    assert GreedyAgent.by_values and not SearchAgent.by_values and not Said.by_values  # greedy's are the heuristic's
 
 
 def test_a_bad_pick_by_action_stops_the_game_with_the_usual_error() -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, cast
 from cardscript.runtime.decision import Decision, a_kind
 from cardscript.runtime.errors import InvalidDecision
 from cardscript.runtime.game.state import GameState
-from cardscript.runtime.observation import ask, note_decision
+from cardscript.runtime.observation import action_kinds, ask, note_decision
 
 if TYPE_CHECKING:
     from cardscript.runtime.game import Game
@@ -22,8 +22,16 @@ class DecisionOps(GameState):
         self.decisions += 1
         agent = self.agents[decision.player]
         n = len(decision.options)
+        kind = decision.kind
         if getattr(agent, "blind", False):  # it answers from the decision's shape alone: no view
             picks = list(agent.pick(n, decision.low, decision.high))
+        elif kind != "player" and getattr(agent, "by_action" if kind == "action" else "by_values", False):
+            # it answers from what its view would say of the options' actions or values alone
+            if kind == "action":
+                picks = [agent.pick_action(action_kinds(cast("Game", self), decision.options), decision.values)]
+            else:
+                picks = list(agent.pick_values(kind, decision.purpose, n, decision.low, decision.high,
+                                               decision.values))
         else:
             # The agent sees its seat's view, never the game (issue 13; runtime/observation.py).
             picks = list(ask(cast("Game", self), agent, decision))  # DecisionOps is only ever part of a Game
