@@ -160,7 +160,9 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
         depth = (body._depth if body._depth >= 0 else body.depth()) + 2  # found before compiling plans its calls
         bodies[id(act)] = (cx.stmt(body), depth)
     plan_for, Decision, Labels, Values = Q.plan_for, Q.Decision, Q._ActionLabels, Q._ActionValues
-    from cardscript.runtime.observation import action_kinds as kinds_of
+    from cardscript.runtime.effects.actionplan import END
+    from cardscript.runtime.effects.choices import kinds_and_values
+    from cardscript.runtime.observation import _tables
 
     def run(g: Any, ctx: Ctx) -> int:
         plan = node._plan
@@ -179,8 +181,20 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
         blind = direct and getattr(agent, "blind", False)
         # One that answers by its options' actions and values (the heuristic bot) is handed them alone.
         by_action = direct and not blind and getattr(agent, "by_action", False)
+        kinds = _tables(g)[1] if by_action else None
+        found = plan.finders[1]  # the window's finders, compiled (WindowPlan.options, written out)
         for _ in range(MAX_ACTIONS_PER_TURN):
-            options = options_of(g, ctx, outer)
+            if found is None:
+                options = options_of(g, ctx, outer)
+                found = plan.finders[1]
+            else:
+                options = []
+                for find in found:
+                    find(g, ctx, options)
+                g.action_name = outer
+                if g.granted:
+                    options.extend((ga, None) for ga in g.offered_grants(you))
+                options.append(END)
             if blind:
                 g.decisions += 1
                 n = len(options)
@@ -191,7 +205,7 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
                 pick = picks[0]
             elif by_action:
                 g.decisions += 1
-                pick = agent.pick_action(kinds_of(g, options), Values(g, options, ctx, plan)())
+                pick = agent.pick_action(*kinds_and_values(g, options, ctx, plan, kinds))
                 if type(pick) is not int or not 0 <= pick < len(options):
                     g.bad_answer(Decision(you, "action", options, Labels(g, options), 1, 1, "action"),
                                  agent, [pick])

@@ -129,6 +129,44 @@ class _ActionValues:
         return out
 
 
+def kinds_and_values(g: Game, options: list[Any], ctx: Ctx, plan: WindowPlan,
+                     kinds: dict[int, Any]) -> tuple[list[Any], list[int]]:
+    """What a ``by_action`` agent is handed for an action window (issue 11): per option its
+    action's :class:`~cardscript.runtime.observation.ActionKind` (None for ending the turn) and
+    its value, as :func:`~cardscript.runtime.observation.action_kinds` and
+    :class:`_ActionValues` give them. ``kinds``: the definition's table of ActionKinds by
+    id(action) (``observation._tables``). In one pass when the window's hints share no part
+    and no action is granted this turn; else through those two."""
+    if plan.memos or plan.running or g.granted:
+        from cardscript.runtime.observation import action_kinds
+
+        return list(action_kinds(g, options)), _ActionValues(g, options, ctx, plan)()
+    found: list[Any] = []
+    values: list[int] = []
+    plain, card, attrs = plan.plain, plan.card, g.card_attrs
+    saved = ctx.it
+    try:
+        for act, c in options:
+            if act is None:
+                found.append(None)
+                values.append(0)
+                continue
+            found.append(kinds[id(act)])
+            if c is None:
+                prefer = plain.get(id(act), act.prefer)
+                values.append(prefer.evaluate(g, ctx) if prefer is not None else 0)
+            elif act.choose.prefer is not None:
+                sign, expr = card.get(id(act), act.choose.prefer)
+                ctx.it = c
+                values.append(sign * expr.evaluate(g, ctx))
+            else:
+                cost = attrs[c].get("cost", 0)
+                values.append(cost if isinstance(cost, int) else 0)
+    finally:
+        ctx.it = saved
+    return found, values
+
+
 #: id(definition) -> (the definition, weakly; its one WindowPlan): every 'take actions' of a
 #: definition (a game may have several) shares one plan, made once (its making walks every hint)
 _PLANS: dict[int, tuple[weakref.ref[GameDefinition], WindowPlan]] = {}
