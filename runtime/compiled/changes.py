@@ -181,7 +181,7 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
         blind = direct and getattr(agent, "blind", False)
         # One that answers by its options' actions and values (the heuristic bot) is handed them alone.
         by_action = direct and not blind and getattr(agent, "by_action", False)
-        kinds = _tables(g)[1] if by_action else None
+        kinds: dict[int, Any] = _tables(g)[1] if by_action else {}
         found = plan.finders[1]  # the window's finders, compiled (WindowPlan.options, written out)
         for _ in range(MAX_ACTIONS_PER_TURN):
             if found is None:
