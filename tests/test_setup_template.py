@@ -74,3 +74,27 @@ def test_the_template_refuses_a_statement_that_needs_the_seed_or_a_player(tmp_pa
     a.setup()
     b.setup()
     assert a.game.snapshot() == b.game.snapshot()
+
+
+def test_a_card_bound_before_the_template_ends_is_still_it_after(tmp_path: Path) -> None:
+    """A card chosen by the statements the template covers stays 'it' for the statements
+    after them (found by review: an unlogged game forgot it, and played another game than
+    the same seed logged)."""
+    from cardscript import compile_game
+
+    (tmp_path / "game.rules").write_text(
+        'game "T"\nplayers 1 to 2\ntypes thing\nzone deck: shared, hidden\nzone hand: per player, private\n'
+        'zone aside: shared, public\ncounter score: per player, 0\ncard "C": thing, copies 6\n\n'
+        'setup:\n  move all cards from the box to the deck\n  choose the top card of the deck\n'
+        '  shuffle the deck\n  move it to the aside\n\n'
+        'turn:\n  +(count all cards in the aside) score\n  take actions\n\n'
+        'game ends after the turn when your score > 4 as "done"\n', encoding="utf-8")
+    d = compile_game(str(tmp_path))
+    t = template.setup_template(d, 2, 0)
+    assert t is not None and t.k == 2 and t.it is not None  # the move and the choice; the shuffle draws
+    a, b = _engine(d, 2, 3, 0, True), _engine(d, 2, 3, 0, False)
+    a.setup()
+    b.setup()
+    assert a.game.snapshot() == b.game.snapshot()
+    aside = next(i for i, z in enumerate(d.zones) if z.name == "aside")
+    assert len(a.game.slots[a.game.zone_base[aside]]) == 1

@@ -61,15 +61,18 @@ class SetupTemplate:
         k: how many statements of the first block it covers (at least 1).
         did, since, total: the setup context's 'did' and 'since' after them, and the sum of
             their results (the block's running total).
+        it, them: what they left bound to 'it' and 'them' in the setup context (a card
+            chosen there is 'it' for the statements after them).
         outer_start: the game's clock when the first block started.
     """
 
-    __slots__ = ("base", "did", "k", "outer", "outer_start", "since", "snapshot", "total")
+    __slots__ = ("base", "did", "it", "k", "outer", "outer_start", "since", "snapshot", "them", "total")
 
     def __init__(self, base: Game, outer: Any, k: int, snapshot: Snapshot, did: int, since: int, total: int,
-                 outer_start: int):
+                 outer_start: int, it: int | None = None, them: int | None = None):
         self.base, self.outer, self.k, self.snapshot = base, outer, k, snapshot
         self.did, self.since, self.total, self.outer_start = did, since, total, outer_start
+        self.it, self.them = it, them
 
     def new_game(self, agents: list[Any], seed: int) -> Game:
         """A game of ``seed`` with ``agents``, in the template's state (its RNG seeded, not drawn)."""
@@ -84,6 +87,7 @@ class SetupTemplate:
         """Run the rest of the setup in ``g`` (made by :meth:`new_game`) with ``ctx``, the
         setup's context, as ``Seq.run`` runs the outer block and the first one."""
         ctx.did, ctx.since = self.did, self.since
+        ctx.it, ctx.them = self.it, self.them
         outer = self.outer
         total = _run_on(g, ctx, outer.stmts[0], self.k, self.total)
         # the first block is done: the outer block records its total, then runs the others
@@ -150,7 +154,8 @@ def _build(d: Any, seats: int, first_player: int) -> SetupTemplate | None:
             break  # (a KeyboardInterrupt is not taken: it stops the program, as anywhere)
         ctx.did, ctx.since = r, start
         total += r
-        if g.decisions or ctx.vars or ctx.frames != [{}] or g.steps > g.step_limit:
+        if g.decisions or ctx.vars or ctx.frames != [{}] or g.steps > g.step_limit or \
+                ctx.you != first_player or ctx.this is not None or ctx.depth:
             break
-        best = SetupTemplate(g, outer, k + 1, g.snapshot(), ctx.did, ctx.since, total, outer_start)
+        best = SetupTemplate(g, outer, k + 1, g.snapshot(), ctx.did, ctx.since, total, outer_start, ctx.it, ctx.them)
     return best
