@@ -233,7 +233,9 @@ def _play(cx: Compiler, node: Any) -> Fn:
         g.played_turn.append(c)
         if g.logging:
             g.emit_log({"t": "play", "player": you, "card": g.card_names[c]})
-        found = ability_of(g, g.card_type[c])
+        found = abilities.get(g.card_type[c], False)
+        if found is False:
+            found = ability_of(g, g.card_type[c])
         if found is not None:
             fn, _ab, depth = found
             inner = new_ctx(Ctx)
@@ -264,11 +266,16 @@ def _play(cx: Compiler, node: Any) -> Fn:
                 if not g.playing and g.waiting:
                     g.resolve_waiting()
             else:
+                g.nesting += depth  # nested(), written out
                 try:
-                    nested(g, fn, inner, depth)
+                    if g.nesting > MAX_NESTING:
+                        g.too_deep(c)
+                    fn(g, inner)
                 except RunawayError as exc:
                     exc.passing(f"play of {g.card_names[c]}")
                     raise
+                finally:
+                    g.nesting -= depth
         emit_play(g, you, c, c)
 
     if it_only:
