@@ -160,7 +160,6 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
         depth = (body._depth if body._depth >= 0 else body.depth()) + 2  # found before compiling plans its calls
         bodies[id(act)] = (cx.stmt(body), depth)
     plan_for, Decision, Labels, Values = Q.plan_for, Q.Decision, Q._ActionLabels, Q._ActionValues
-    from cardscript.runtime.effects.actionplan import END
     from cardscript.runtime.effects.choices import kinds_and_values
     from cardscript.runtime.observation import _tables
 
@@ -182,19 +181,8 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
         # One that answers by its options' actions and values (the heuristic bot) is handed them alone.
         by_action = direct and not blind and getattr(agent, "by_action", False)
         kinds: dict[int, Any] = _tables(g)[1] if by_action else {}
-        found = plan.finders[1]  # the window's finders, compiled (WindowPlan.options, written out)
         for _ in range(MAX_ACTIONS_PER_TURN):
-            if found is None:
-                options = options_of(g, ctx, outer)
-                found = plan.finders[1]
-            else:
-                options = []
-                for find in found:
-                    find(g, ctx, options)
-                g.action_name = outer
-                if g.granted:
-                    options.extend((ga, None) for ga in g.offered_grants(you))
-                options.append(END)
+            options = options_of(g, ctx, outer)
             if blind:
                 g.decisions += 1
                 n = len(options)
