@@ -417,3 +417,52 @@ def test_a_bad_pick_by_action_stops_the_game_with_the_usual_error() -> None:
     d = cardscript.compile_game("injustice")
     with pytest.raises(InvalidDecision, match=r"wrong answered \[\d+\] to an action decision of P1 with \d+ options"):
         Engine(d, 2, [Wrong(), Wrong()], 1, log=False).run()
+
+
+class _Answers(Agent):
+    """Answers every decision with ``make(decision)``."""
+
+    name = "answers"
+
+    def __init__(self, make: Any) -> None:
+        self.make = make
+
+    def choose(self, view: Observation, d: DecisionView) -> Any:
+        return self.make(d)
+
+
+@pytest.mark.parametrize("make", [lambda d: None, lambda d: 3, lambda d: [0.0] * d.low, lambda d: ["0"] * d.low,
+                                  lambda d: [True] * d.low, lambda d: [d.size], lambda d: [0, 0]],
+                         ids=["None", "an int", "floats", "texts", "bools", "out of range", "twice"])
+def test_an_answer_that_is_not_indices_stops_the_game_with_a_clear_error(make: Any) -> None:
+    """Not a traceback from inside the engine, nor a game played on a wrong answer."""
+    d = cardscript.compile_game("injustice")
+    with pytest.raises(InvalidDecision, match=r"answers answered .* of P1 with \d+ options, needing"):
+        Engine(d, 2, [_Answers(make), _Answers(make)], 1, log=False).run()
+
+
+class _Indexes(int):
+    """An integer type of another library (as numpy's): an index, not an int."""
+
+    __slots__ = ()
+
+
+def test_indices_of_any_integer_type_or_in_a_tuple_are_taken_as_ints() -> None:
+    d = cardscript.compile_game("injustice")
+    plain = Engine(d, 2, [_Answers(lambda d: list(range(d.low))) for _ in range(2)], 1, log=False).run()
+    for make in (lambda d: tuple(range(d.low)), lambda d: [_Indexes(i) for i in range(d.low)]):
+        other = Engine(d, 2, [_Answers(make) for _ in range(2)], 1, log=False).run()
+        assert (other.scores, other.turns, other.decisions) == (plain.scores, plain.turns, plain.decisions)
+
+
+class _BadRandom(RandomAgent):
+    """A blind bot whose pick answers a text: taken by the engine without decide()."""
+
+    def pick(self, size: int, low: int, high: int) -> Any:
+        return ["0"]
+
+
+def test_a_blind_agents_bad_pick_in_an_action_window_gives_the_usual_error() -> None:
+    d = cardscript.compile_game("injustice")
+    with pytest.raises(InvalidDecision, match=r"random answered \['0'\] to an? \w+ decision of P1"):
+        Engine(d, 2, [_BadRandom(), _BadRandom()], 1, log=False).run()

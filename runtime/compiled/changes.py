@@ -161,6 +161,7 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
         bodies[id(act)] = (cx.stmt(body), depth)
     plan_for, Decision, Labels, Values = Q.plan_for, Q.Decision, Q._ActionLabels, Q._ActionValues
     from cardscript.runtime.effects.choices import kinds_and_values
+    from cardscript.runtime.game.decisions import checked
     from cardscript.runtime.observation import _tables
 
     def run(g: Any, ctx: Ctx) -> int:
@@ -187,16 +188,16 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
                 g.decisions += 1
                 n = len(options)
                 picks = agent.pick(n, 1, 1)
-                if len(picks) != 1 or not 0 <= picks[0] < n:
-                    g.bad_answer(Decision(you, "action", options, Labels(g, options), 1, 1, "action"),
-                                 agent, list(picks))
+                if type(picks) is not list or len(picks) != 1 or type(picks[0]) is not int or not 0 <= picks[0] < n:
+                    picks = checked(g, Decision(you, "action", options, Labels(g, options), 1, 1, "action"),
+                                    agent, picks)
                 pick = picks[0]
             elif by_action:
                 g.decisions += 1
                 pick = agent.pick_action(*kinds_and_values(g, options, ctx, plan, kinds))
                 if type(pick) is not int or not 0 <= pick < len(options):
-                    g.bad_answer(Decision(you, "action", options, Labels(g, options), 1, 1, "action"),
-                                 agent, [pick])
+                    pick = checked(g, Decision(you, "action", options, Labels(g, options), 1, 1, "action"),
+                                   agent, [pick])[0]
             else:
                 pick = decide(Decision(you, "action", options, Labels(g, options), 1, 1, "action",
                                        Values(g, options, ctx, plan)))[0]
