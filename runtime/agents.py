@@ -59,6 +59,14 @@ class RandomAgent(Agent):
         # looked up per decision, never kept: a deep copy of the bot (a fork's) copies its
         # stream, but would keep a bound builtin method pointing at the original one
         bits = self.rng.getrandbits
+        if low == high == 1:  # one pick (an action window): randint(1, 1) draws 1 bit until it is 0
+            while bits(1):
+                pass
+            width = n.bit_length()
+            r = bits(width)
+            while r >= n:
+                r = bits(width)
+            return [r]
         m = high - low + 1
         width = m.bit_length()
         r = bits(width)
