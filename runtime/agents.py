@@ -39,6 +39,12 @@ class RandomAgent(Agent):
     name = "random"
     blind = True  # the engine asks pick(): no view is built for it
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # a subclass that answers in choose() its own way is asked through it, unless it says
+        if "choose" in cls.__dict__ and "blind" not in cls.__dict__:
+            cls.blind = False
+
     def bind(self, seat: int, seed: int) -> None:
         self.rng = random.Random(seed)
 
@@ -93,10 +99,12 @@ class HeuristicAgent(Agent):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        # a subclass that answers its own way is asked through choose(), unless it says
+        # A subclass that answers in choose() or _action() its own way is asked through them,
+        # unless it says otherwise; one that overrides pick_action or pick_values is asked them
+        # (choose() calls them too).
         if ("_action" in cls.__dict__ or "choose" in cls.__dict__) and "by_action" not in cls.__dict__:
             cls.by_action = False
-        if ("pick_values" in cls.__dict__ or "choose" in cls.__dict__) and "by_values" not in cls.__dict__:
+        if "choose" in cls.__dict__ and "by_values" not in cls.__dict__:
             cls.by_values = False
 
     def bind(self, seat: int, seed: int) -> None:
@@ -109,7 +117,7 @@ class HeuristicAgent(Agent):
             return [self._action(view, d)]
         if d.kind == "player":
             return [self._target(view, d)]
-        return HeuristicAgent.pick_values(self, d.kind, d.purpose, d.size, d.low, d.high, d.values)
+        return self.pick_values(d.kind, d.purpose, d.size, d.low, d.high, d.values)
 
     def pick_values(self, kind: str, purpose: str, size: int, low: int, high: int,
                     values: Sequence[int]) -> list[int]:
@@ -124,7 +132,7 @@ class HeuristicAgent(Agent):
         return sorted(order[:max(low, min(k, high))])
 
     def _action(self, view: Observation, d: DecisionView) -> int:
-        return HeuristicAgent.pick_action(self, d.actions, d.values)
+        return self.pick_action(d.actions, d.values)
 
     def pick_action(self, actions: Sequence[Any], values: Sequence[int]) -> int:
         # Actions arrive grouped in declaration order; take the first group that offers

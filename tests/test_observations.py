@@ -328,9 +328,6 @@ class _ActionsProbe(RandomAgent):
         return super().choose(view, d)
 
 
-_ActionsProbe.blind = False  # asked through its view, as any agent that reads it
-
-
 def test_the_actions_of_a_decision_are_what_its_options_say_of_their_actions() -> None:
     tour = Path(__file__).resolve().parent.parent / "examples" / "language-tour"  # cards that grant actions
     d = cardscript.compile_game("injustice", expansions=[str(tour)])
@@ -342,7 +339,6 @@ def test_the_actions_of_a_decision_are_what_its_options_say_of_their_actions() -
 class _ByAction(HeuristicAgent):
     """The heuristic bot, noting what the engine hands its pick_action and pick_values (issue 11)."""
 
-    by_values = True  # it overrides pick_values, only to note what it is handed
 
     def __init__(self, seen: list[Any]) -> None:
         self.seen = seen
@@ -405,6 +401,30 @@ def test_a_subclass_that_answers_actions_its_own_way_is_asked_through_its_view()
     assert HeuristicAgent.by_action and Said.by_action and HeuristicAgent.by_values and Mine.by_values
     assert not Mine.by_action and not GreedyAgent.by_action and not SearchAgent.by_action
     assert GreedyAgent.by_values and not SearchAgent.by_values and not Said.by_values  # greedy's are the heuristic's
+    assert _ByAction.by_action and _ByAction.by_values  # it overrides pick_action and pick_values: asked them
+    assert not _ActionsProbe.blind and RandomAgent.blind
+
+
+def test_a_subclass_that_overrides_choose_and_pick_action_has_both_asked() -> None:
+    """Its choose() (the heuristic's, through super) asks its own pick_action and pick_values."""
+    calls: list[str] = []
+
+    class Logging(HeuristicAgent):
+        def choose(self, view: Observation, d: DecisionView) -> list[int]:
+            calls.append("choose")
+            return super().choose(view, d)
+
+        def pick_action(self, actions: Any, values: Any) -> int:
+            calls.append("action")
+            return super().pick_action(actions, values)
+
+        def pick_values(self, kind: str, purpose: str, size: int, low: int, high: int, values: Any) -> list[int]:
+            calls.append("values")
+            return super().pick_values(kind, purpose, size, low, high, values)
+
+    d = cardscript.compile_game("injustice")
+    Engine(d, 2, [Logging(), Logging()], 1, log=False).run()
+    assert {"choose", "action", "values"} <= set(calls)
 
 
 def test_a_bad_pick_by_action_stops_the_game_with_the_usual_error() -> None:
