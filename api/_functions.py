@@ -35,6 +35,7 @@ from cardscript.runtime.agents import make_agents
 from cardscript.runtime.decision import Agent
 from cardscript.runtime.definition import GameDefinition
 from cardscript.runtime.engine import Engine
+from cardscript.runtime.errors import check_seed
 from cardscript.runtime.result import Result
 
 StrPath = str | PathLike[str]
@@ -135,6 +136,9 @@ def _agents(agents: Sequence[AgentSpec] | AgentSpec | None, seats: int) -> list[
 
 
 def _seats(definition: GameDefinition, players: int | None) -> int:
+    if not isinstance(definition, GameDefinition):
+        hint = f" (compile it first: cardscript.compile_game({definition!r}))" if isinstance(definition, str) else ""
+        raise TypeError(f"a game is a compiled GameDefinition, not {type(definition).__name__}{hint}")
     lo, hi = definition.players
     if players is None:
         return lo
@@ -162,16 +166,18 @@ def play_game(definition: GameDefinition, *, players: int | None = None,
         seats), ``outcome`` (co-operative games), ``reason``, ``turns``, ``decisions``, ``log``.
 
     Raises:
-        TypeError: an agent that is neither a bot name nor an Agent object, a player
-            count that is not an int.
+        TypeError: ``definition`` is not a compiled game, an agent that is neither a bot
+            name nor an Agent object, a player count or a seed that is not an int.
         ValueError: an unknown bot name, more agents than seats, an Agent object given
-            for two seats, a player count outside the game's range.
+            for two seats, a player count outside the game's range, a seed below 0 or
+            above 2**63 - 1.
         RunawayError: a script looped past its bounds (diagnostic CS401 in the CLI).
         InvalidDecision: an Agent answered with an option that is not offered.
         Quit: a :class:`HumanAgent`'s input ended before the game did.
     """
     n = _seats(definition, players)
     seats = _agents(agents, n)
+    seed = check_seed(seed)
     if "cardscript.dsl.cli.human" in sys.modules:  # a HumanAgent exists: undo replays the game (issue 15)
         from cardscript.dsl.cli.human import HumanAgent
         from cardscript.dsl.cli.humanplay import play_human
@@ -200,6 +206,9 @@ def play_games(definition: GameDefinition, games: int, *, players: int | None = 
         raise ValueError(f"games must be a whole number of games, 0 or more, not {games!r}")
     n = _seats(definition, players)
     _agents(agents, n)
+    seed = check_seed(seed)
+    if games:
+        check_seed(seed + games - 1)
 
     def run() -> Iterator[Result]:
         for i in range(games):

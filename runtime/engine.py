@@ -19,7 +19,7 @@ from typing import Any
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.decision import Agent
 from cardscript.runtime.definition import GameDefinition
-from cardscript.runtime.errors import MAX_STEPS, MAX_TURNS, GameOver
+from cardscript.runtime.errors import MAX_STEPS, MAX_TURNS, GameOver, check_seed
 from cardscript.runtime.game import Game
 from cardscript.runtime.observation import bind
 from cardscript.runtime.result import Result
@@ -41,6 +41,7 @@ class Engine:
 
     def __init__(self, definition: GameDefinition, seats: int, agents: Sequence[Agent], seed: int,
                  log: bool = True, first_player: int = 0, step_limit: int = MAX_STEPS):
+        seed = check_seed(seed)
         lo, hi = definition.players
         if not lo <= seats <= hi:
             raise ValueError(f"{definition.name} is for {lo} to {hi} players, not {seats}")

@@ -30,6 +30,26 @@ MAX_PENDING_TRIGGERS = 200
 #: How deep effects may run inside each other, in levels of effect objects (an 'if' in a
 #: block in an effect called by a trigger ...): far below Python's recursion limit.
 MAX_NESTING = 300
+#: the largest seed: a game's seed is a whole number from 0 to this (what a log's header holds)
+MAX_SEED = 2 ** 63 - 1
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as the int a game is seeded with: a whole number from 0 to :data:`MAX_SEED`
+    (an integer of another type, numpy's, is taken as one).
+
+    Raises:
+        TypeError: not an integer (a bool, a float, a text, None).
+        ValueError: below 0 (Python's generator would play the game of its absolute value,
+            so seed -1 would be seed 1's game) or above :data:`MAX_SEED`.
+    """
+    if isinstance(seed, (bool, float, str)) or not hasattr(type(seed), "__index__"):
+        raise TypeError(f"a seed is a whole number from 0 to {MAX_SEED}, not {seed!r}")
+    n = type(seed).__index__(seed)  # type: ignore[attr-defined]
+    if not 0 <= n <= MAX_SEED:
+        raise ValueError(f"a seed is a whole number from 0 to {MAX_SEED}, not {n} (a negative seed would "
+                         "play the game of the positive one)")
+    return n
 
 
 class GameOver(Exception):

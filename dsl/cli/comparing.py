@@ -20,6 +20,7 @@ from cardscript.dsl.cli.common import (
     write_atomic,
 )
 from cardscript.dsl.textsafe import cell, terminal
+from cardscript.runtime.errors import MAX_SEED
 
 
 def _version(game: str, with_paths: tuple[str, ...], variants: tuple[str, ...],
@@ -65,7 +66,8 @@ def _play(spec: Any, d: Any, seeds: range, jobs: int, keep_going: bool, progress
 @click.option("--games", "-n", type=GAMES, default=1000, show_default=True,
               help="seeds; each is played under A and under B")
 @click.option("--players", "-p", type=int)
-@click.option("--seed", "-s", type=int, default=1, show_default=True, help="seed of the first game; game i uses seed+i")
+@click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
+              help="seed of the first game; game i uses seed+i")
 @click.option("--bots", default="heuristic", show_default=True, help="bots per seat, cycled (docs/bots.md)")
 @click.option("--jobs", "-j", type=click.IntRange(min=1),
               help="worker processes (default: every core); the results are the same for any number")

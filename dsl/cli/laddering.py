@@ -8,6 +8,7 @@ import click
 
 from cardscript.dsl.cli.common import GAMES, bot_names, compile_with_options, variant_option
 from cardscript.dsl.textsafe import json_text, terminal
+from cardscript.runtime.errors import MAX_SEED
 
 
 @click.command()
@@ -16,7 +17,8 @@ from cardscript.dsl.textsafe import json_text, terminal
               help="games per pair of bots (co-operative games: per bot)")
 @click.option("--players", "-p", type=int, help="number of players (default: 2, or the game's minimum)")
 @click.option("--bots", default="random,greedy,search", show_default=True, help="the bots, comma-separated")
-@click.option("--seed", "-s", type=int, default=1, show_default=True, help="seed of the first game")
+@click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
+              help="seed of the first game")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="worker processes (default: every core)")
 @click.option("--cost-games", type=click.IntRange(min=0), default=2, show_default=True,
               help="games per bot for its µs per decision (0: skip)")

@@ -34,6 +34,7 @@ from cardscript.dsl.cli.replaylog import (
 )
 from cardscript.dsl.files import walk
 from cardscript.dsl.textsafe import cell, json_text, terminal
+from cardscript.runtime.errors import MAX_SEED
 
 
 # ---------------------------------------------------------------- play
@@ -57,7 +58,7 @@ def _check_players(d: Any, players: int | None) -> int:
 @click.command()
 @click.argument("game", required=False)
 @click.option("--players", "-p", type=int, help="number of players (default: the game's minimum)")
-@click.option("--seed", "-s", type=int, default=1, show_default=True)
+@click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), default=1, show_default=True)
 @click.option("--bots", default="heuristic", show_default=True,
               help="bots per seat, cycled: heuristic, greedy, search, search:N, random (docs/bots.md)")
 @click.option("--human", "humans", multiple=True, type=int, metavar="SEAT",
@@ -162,7 +163,8 @@ def _print_scores(d: Any, result: Any, bots: list[str], to_err: bool = False) ->
 @click.argument("game")
 @click.option("--games", "-n", type=GAMES, default=100, show_default=True)
 @click.option("--players", "-p", type=int)
-@click.option("--seed", "-s", type=int, default=1, show_default=True, help="seed of the first game; game i uses seed+i")
+@click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
+              help="seed of the first game; game i uses seed+i")
 @click.option("--bots", default="heuristic", show_default=True,
               help="bots per seat, cycled: heuristic, greedy, search, search:N, random (docs/bots.md)")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")

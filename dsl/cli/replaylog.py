@@ -39,7 +39,7 @@ HEADER_SCHEMA: dict[str, Any] = {
         "cardscript": {"const": 1},
         "game": _NAME,
         "players": {"type": "integer", "minimum": 1, "maximum": 10_000},
-        "seed": {"type": "integer", "minimum": -(2 ** 63), "maximum": 2 ** 63 - 1},
+        "seed": {"type": "integer", "minimum": 0, "maximum": 2 ** 63 - 1},
         "bots": {"type": "array", "items": {"type": "string", "maxLength": 64}, "maxItems": 10_000},
         "scripts": {"type": "string", "pattern": "^[0-9a-f]{16}$"},
         "with": _NAMES,
