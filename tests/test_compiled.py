@@ -504,3 +504,15 @@ def _calls(root: Any) -> list[Any]:
         elif isinstance(obj, (list, tuple)):
             todo.extend(obj)
     return out
+
+
+@pytest.mark.parametrize(("value", "enabled"), [("0", False), ("off", False), ("False", False), (" no ", False),
+                                                ("1", True), ("on", True)])
+def test_the_environment_turns_compiling_off_with_any_usual_word(value: str, enabled: bool) -> None:
+    import os
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", "from cardscript.runtime import compiled; print(compiled.ENABLED)"],
+                         env={**os.environ, "CARDSCRIPT_COMPILED": value}, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == str(enabled)

@@ -30,8 +30,9 @@ closure) and read nothing of one game but ``g`` and ``ctx``: every game of the d
 runs them, at any number of seats. A traced game (``Game.tracing``, ``cardscript test
 -v``) runs the objects, whose blocks record each statement's script position.
 
-``CARDSCRIPT_COMPILED=0`` in the environment turns compiling off (the objects run); the
-module flag :data:`ENABLED` does the same for the games started after it changes.
+``CARDSCRIPT_COMPILED=0`` (or ``false``, ``no``, ``off``, in any case) in the environment
+turns compiling off (the objects run); the module flag :data:`ENABLED` does the same for
+the games started after it changes.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from collections.abc import Callable
 from typing import Any
 
 #: compile blocks to closures (``CARDSCRIPT_COMPILED=0``: run the effect objects)
-ENABLED = os.environ.get("CARDSCRIPT_COMPILED", "1") != "0"
+ENABLED = os.environ.get("CARDSCRIPT_COMPILED", "1").strip().lower() not in ("0", "false", "no", "off")
 
 #: a compiled statement or block: ``fn(g, ctx) -> int``; a condition ``-> bool``; an
 #: expression ``-> value``; a selector ``-> list``
