@@ -34,7 +34,8 @@ class DecisionOps(GameState):
         else:
             # The agent sees its seat's view, never the game (issue 13; runtime/observation.py).
             answer = ask(cast("Game", self), agent, decision)  # DecisionOps is only ever part of a Game
-        picks = answer if type(answer) is list else self._as_picks(decision, agent, answer)
+        # a copy: the log and a recorded game's history keep it, whatever the agent does with its list
+        picks = answer[:] if type(answer) is list else self._as_picks(decision, agent, answer)
         if len(picks) == 1:  # the usual answer: one pick, no duplicates to look for
             bad = type(picks[0]) is not int or not (decision.low <= 1 <= decision.high and 0 <= picks[0] < n)
         else:
