@@ -516,3 +516,46 @@ def test_the_environment_turns_compiling_off_with_any_usual_word(value: str, ena
     out = subprocess.run([sys.executable, "-c", "from cardscript.runtime import compiled; print(compiled.ENABLED)"],
                          env={**os.environ, "CARDSCRIPT_COMPILED": value}, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == str(enabled)
+
+
+_HEARD = [
+    ("", '  when "ping": +1 power\n'),
+    ("your triggers wait until the card you are playing resolves\n",
+     '  when "play" first time each turn: +1 power\n  when "ping": at the next "pong": +1 score\n'),
+    ("", '  when "ping": if your power < 6: emit "ping"\n'),  # a chain: the trigger bound, compiled as not
+    ("your triggers wait until the card you are playing resolves\n", '  when "play": at the next "play": +1 power\n'),
+]
+
+
+@pytest.mark.parametrize(("rule", "trigger"), _HEARD)
+def test_events_cards_listen_to_are_dispatched_the_same_unlogged(rule: str, trigger: str, tmp_path: Path) -> None:
+    """An event a card trigger listens to, emitted by a compiled block in a game that does not
+    log, is dispatched by its plan known when compiled (``compiled.calls.heard``): the same
+    triggers, waiting ones and delayed effects, steps and runaways as ``EventOps.emit``."""
+    for f in (ROOT / "bench" / "minideck").iterdir():
+        (tmp_path / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    rules = (tmp_path / "game.rules").read_text(encoding="utf-8")
+    rules = rules.replace("zone played: per player, public, play zone", "zone played: per player, public, play zone, active")
+    (tmp_path / "game.rules").write_text(rules.replace("abilities play\n", "abilities play\n" + rule), encoding="utf-8")
+    cards = (tmp_path / "cards.cards").read_text(encoding="utf-8")
+    cards = cards.replace('card "Silver": market, cost 3, copies 10\n  play: +2 power\n',
+                          'card "Silver": market, cost 3, copies 10\n  play: +2 power; emit "ping"\n' + trigger)
+    cards = cards.replace('card "Lab": market, cost 4, copies 8\n  play: draw 2\n',
+                          'card "Lab": market, cost 4, copies 8\n  play: draw 2; emit "pong"\n' + trigger.replace("ping", "pong"))
+    (tmp_path / "cards.cards").write_text(cards, encoding="utf-8")
+
+    def games() -> list[Any]:
+        d = cardscript.compile_game(str(tmp_path))
+        out = []
+        for seed in (1, 2, 3):
+            engine = Engine(d, 2, make_agents(["heuristic", "random"], 2), seed, log=False)
+            try:
+                r = engine.run()
+                out.append((r.scores, r.turns, r.decisions, engine.game.steps, engine.game.clock))
+            except RunawayError as exc:
+                out.append((str(exc), exc.chain, engine.game.steps))
+        return out
+
+    fast = games()
+    with objects():
+        assert games() == fast

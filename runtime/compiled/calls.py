@@ -27,10 +27,11 @@ def emitter(cx: Compiler, event: str) -> Any:
     rule, card or static rule of the definition listens to (its emit plan, made now:
     ``EventOps._emit_plan``) is counted, logged and checked against the trigger bound
     without the look-up of what listens; then only the delayed effects waiting for it run
-    (through ``g.emit`` in a game whose triggers resolve in the order the player chooses)."""
+    (through ``g.emit`` in a game whose triggers resolve in the order the player chooses).
+    One something listens to is dispatched as its plan says (:func:`heard`)."""
     plan = cx.d.__dict__.get("_emits", {}).get(event) or cx.g._emit_plan(event)
     if plan is not _QUIET:
-        return lambda g, player, it, source: g.emit(event, player, it, source)
+        return heard(cx, event, plan)
     chosen = cx.d.triggers_in_chosen_order  # delayed effects due together: in the order the player chooses
 
     def quiet(g: Any, player: int, it: int | None, source: int | None) -> None:
@@ -55,25 +56,60 @@ def emitter(cx: Compiler, event: str) -> Any:
     return quiet
 
 
+def heard(cx: Compiler, event: str, plan: Any) -> Any:
+    """``fn(g, player, it, source)``: what ``g.emit(event, ...)`` does for an event something
+    listens to, its emit plan (``EventOps._emit_plan``: the rules, whether a card's own
+    trigger or a static rule listens, the card triggers by type) known when compiled. A
+    game that logs, or whose triggers resolve in the order the player chooses, takes
+    ``g.emit``."""
+    if cx.d.triggers_in_chosen_order:
+        return lambda g, player, it, source: g.emit(event, player, it, source)
+    rules, own, static, by_type = plan
+
+    def heard_event(g: Any, player: int, it: int | None, source: int | None) -> None:
+        if g.logging:
+            g.emit(event, player, it, source)
+            return
+        key = (event, player)
+        counts = g.event_counts
+        counts[key] = counts.get(key, 0) + 1
+        if g.trigger_depth >= MAX_TRIGGER_DEPTH:
+            raise RunawayError(f"trigger chain deeper than {MAX_TRIGGER_DEPTH} at event {event!r} {g.where(source)}")
+        due = g.due_delayed(event, player) if g.delayed else ()
+        for trig in rules:
+            g._fire(trig, -1, player, it)
+        # the card triggers of the playing player wait for the card played to resolve
+        fire = g._wait if g.playing and player == g.play_player else g._fire
+        if own and it is not None:
+            for trig in g.d.cards[g.card_type[it]].triggers:
+                if trig.of_this_card and trig.event == event:
+                    fire(trig, it, player, it)
+        if static:
+            g.fire_statics(event, player, it)
+        if by_type is not None:
+            card_type, slots = g.card_type, g.slots
+            for s in g.active_slots[player]:
+                cards = slots[s]
+                if not cards:
+                    continue
+                g.steps += len(cards)
+                if len(cards) == 1:
+                    card = cards[0]
+                    for trig in by_type[card_type[card]]:
+                        fire(trig, card, player, it)
+                    continue
+                for card in [c for c in cards if by_type[card_type[c]]]:
+                    for trig in by_type[card_type[card]]:
+                        fire(trig, card, player, it)
+        for x in due:
+            g.run_delayed(x)
+    return heard_event
+
+
 @rule(STATEMENTS, K.Emit)
 def _emit(cx: Compiler, node: Any) -> Fn:
-    """:meth:`Emit.run` (through :func:`emitter`; ``g.emit`` itself for an event something
-    listens to)."""
+    """:meth:`Emit.run` (through :func:`emitter`)."""
     event = node.event
-    plan = cx.d.__dict__.get("_emits", {}).get(event) or cx.g._emit_plan(event)
-    if plan is not _QUIET:
-        if node.players is None:
-            def run_heard(g: Any, ctx: Ctx) -> int:
-                g.emit(event, ctx.you, ctx.it, ctx.this)
-                return 0
-            return run_heard
-        heard_by = cx.players(node.players)
-
-        def run_heard_for(g: Any, ctx: Ctx) -> int:
-            for p in heard_by(g, ctx):
-                g.emit(event, p, ctx.it, ctx.this)
-            return 0
-        return run_heard_for
     emit = emitter(cx, event)
     if node.players is None:
         def run(g: Any, ctx: Ctx) -> int:
