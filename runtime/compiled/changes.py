@@ -11,9 +11,13 @@ from cardscript.runtime.compiled.compiler import NOT_CONST, STATEMENTS, Compiler
 from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
 from cardscript.runtime.effects import changes as H
 from cardscript.runtime.effects import choices as Q
+from cardscript.runtime.effects.actionplan import END, WindowPlan
 from cardscript.runtime.effects.selectors import choose_cards
 from cardscript.runtime.errors import MAX_ACTIONS_PER_TURN, MAX_NESTING, GameOver, RunawayError
 from cardscript.runtime.game.timing import GrantedAction
+
+#: WindowPlan.options as the runtime defines it (a compiled window runs its finders itself)
+_PLAIN_OPTIONS = WindowPlan.options
 
 
 # ====================================================================== counters and marks
@@ -182,8 +186,20 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
         # One that answers by its options' actions and values (the heuristic bot) is handed them alone.
         by_action = direct and not blind and getattr(agent, "by_action", False)
         kinds: dict[int, Any] = _tables(g)[1] if by_action else {}
+        # the window's compiled finders run here (WindowPlan.options written out), unless
+        # options() is not the plan's own (a test that compares every window's options hooks it)
+        found = plan.finders[1] if type(plan).options is _PLAIN_OPTIONS else None
         for _ in range(MAX_ACTIONS_PER_TURN):
-            options = options_of(g, ctx, outer)
+            if found is None:
+                options = options_of(g, ctx, outer)
+            else:
+                options = []
+                for find in found:
+                    find(g, ctx, options)
+                g.action_name = outer
+                if g.granted:
+                    options.extend((ga, None) for ga in g.offered_grants(you))
+                options.append(END)
             if blind:
                 g.decisions += 1
                 n = len(options)
