@@ -64,7 +64,6 @@ def heard(cx: Compiler, event: str, plan: Any) -> Any:
     ``g.emit``."""
     if cx.d.triggers_in_chosen_order:
         return lambda g, player, it, source: g.emit(event, player, it, source)
-    rules, own, static, by_type = plan
 
     def heard_event(g: Any, player: int, it: int | None, source: int | None) -> None:
         if g.logging:
@@ -75,34 +74,7 @@ def heard(cx: Compiler, event: str, plan: Any) -> Any:
         counts[key] = counts.get(key, 0) + 1
         if g.trigger_depth >= MAX_TRIGGER_DEPTH:
             raise RunawayError(f"trigger chain deeper than {MAX_TRIGGER_DEPTH} at event {event!r} {g.where(source)}")
-        due = g.due_delayed(event, player) if g.delayed else ()
-        for trig in rules:
-            g._fire(trig, -1, player, it)
-        # the card triggers of the playing player wait for the card played to resolve
-        fire = g._wait if g.playing and player == g.play_player else g._fire
-        if own and it is not None:
-            for trig in g.d.cards[g.card_type[it]].triggers:
-                if trig.of_this_card and trig.event == event:
-                    fire(trig, it, player, it)
-        if static:
-            g.fire_statics(event, player, it)
-        if by_type is not None:
-            card_type, slots = g.card_type, g.slots
-            for s in g.active_slots[player]:
-                cards = slots[s]
-                if not cards:
-                    continue
-                g.steps += len(cards)
-                if len(cards) == 1:
-                    card = cards[0]
-                    for trig in by_type[card_type[card]]:
-                        fire(trig, card, player, it)
-                    continue
-                for card in [c for c in cards if by_type[card_type[c]]]:
-                    for trig in by_type[card_type[card]]:
-                        fire(trig, card, player, it)
-        for x in due:
-            g.run_delayed(x)
+        g.dispatch(event, plan, player, it)
     return heard_event
 
 

@@ -21,6 +21,18 @@ def _fields(fused: tuple[tuple[str, Any, bool], ...]) -> tuple[Any, ...]:
                  for field, x, eq in fused)
 
 
+def slot_cards(g: Any, ctx: Ctx, kind: int, zone: int) -> list[int]:
+    """The cards of one source slot of a selector of a shape: 'your ZONE' (``_YOURS``), a
+    shared zone (``_SHARED``), or the zone of the card bound to 'it' (``_ITS``; none while
+    no card is bound)."""
+    if kind == counting._YOURS:
+        return g.slots[g.zone_base[zone] + ctx.you]
+    if kind == counting._SHARED:
+        return g.slots[g.zone_base[zone]]
+    it = ctx.it
+    return g.slots[g.zone_base[zone] + it] if it is not None else []
+
+
 def _shaped(cx: Compiler, shape: Any, count: bool) -> Fn | None:
     """``fn(g, ctx)``: the candidates (``count``: how many) of a selector of a shape whose
     sources are a parameter or slots found by index and whose tests are at most two fused
@@ -46,13 +58,7 @@ def _shaped(cx: Compiler, shape: Any, count: bool) -> Fn | None:
         if kind == param:
             pool = list(ctx.vars[arg]) if not count else ctx.vars[arg]
         elif kind >= 0:
-            if kind == yours:
-                cards = g.slots[g.zone_base[zone] + ctx.you]
-            elif kind == shared:
-                cards = g.slots[g.zone_base[zone]]
-            else:  # _ITS: no bound card, no slot
-                it = ctx.it
-                cards = g.slots[g.zone_base[zone] + it] if it is not None else []
+            cards = slot_cards(g, ctx, kind, zone)
             if arg:
                 pool = cards[-1:]
             elif count:
@@ -64,13 +70,7 @@ def _shaped(cx: Compiler, shape: Any, count: bool) -> Fn | None:
         else:  # several sources, each slot from its top (a count: in any order)
             pool = []
             for k, z, top in sources:
-                if k == yours:
-                    cards = g.slots[g.zone_base[z] + ctx.you]
-                elif k == shared:
-                    cards = g.slots[g.zone_base[z]]
-                else:
-                    it = ctx.it
-                    cards = g.slots[g.zone_base[z] + it] if it is not None else []
+                cards = slot_cards(g, ctx, k, z)
                 if top:
                     pool += cards[-1:]
                 else:
@@ -248,19 +248,13 @@ def _tested(cx: Compiler, shape: Any, count: bool) -> Fn | None:
     select = counting.select_cards
     holder = counting._Holder()
     holder._shape = shape
-    yours, shared, param = counting._YOURS, counting._SHARED, counting._PARAM
+    param = counting._PARAM
 
     def run(g: Any, ctx: Ctx) -> Any:
         if kind == param:
             pool = list(ctx.vars[arg]) if not pure_count else ctx.vars[arg]
         else:
-            if kind == yours:
-                cards = g.slots[g.zone_base[zone] + ctx.you]
-            elif kind == shared:
-                cards = g.slots[g.zone_base[zone]]
-            else:  # _ITS: no bound card, no slot
-                it = ctx.it
-                cards = g.slots[g.zone_base[zone] + it] if it is not None else []
+            cards = slot_cards(g, ctx, kind, zone)
             if arg:
                 pool = cards[-1:]
             elif pure_count:

@@ -57,6 +57,15 @@ class EventOps(GameState):
                 for x in self.due_delayed(name, player):  # type: ignore[attr-defined]
                     self.run_delayed(x)  # type: ignore[attr-defined]
             return
+        self.dispatch(name, plan, player, it)
+
+    def dispatch(self, name: str, plan: tuple[tuple[TriggerDef, ...], bool, bool, list[Any] | None],
+                 player: int, it: int | None) -> None:
+        """What an emit of ``name`` runs once counted and checked, as its plan
+        (:meth:`_emit_plan`, not :data:`_QUIET`) says: the rules, a card's own triggers, the
+        static rules, the triggers of the cards in the player's active zones (by card type),
+        then the delayed effects waiting for it. A game whose triggers resolve in the order
+        the player chooses does not come here (:meth:`emit`)."""
         rules, own, static, by_type = plan
         due = self.due_delayed(name, player) if self.delayed else ()  # type: ignore[attr-defined]
         for trig in rules:
