@@ -207,7 +207,7 @@ def _compare_values(monkeypatch: pytest.MonkeyPatch) -> _Compared:
     def values(self: Any) -> list[int]:
         g = self.g
         start = g.steps
-        raw = self._values(g, self.ctx, {}, {})
+        raw = CH.option_values(g, self.options, self.ctx, {}, {})
         raw_steps, g.steps = g.steps - start, start
         fast = planned(self)
         assert fast == raw

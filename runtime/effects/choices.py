@@ -95,38 +95,42 @@ class _ActionValues:
     def __call__(self) -> list[int]:
         g, ctx, plan = self.g, self.ctx, self.plan
         if plan.running:  # a pass inside a pass (never made by the built-in bots): no memos
-            return self._values(g, ctx, {}, {})
+            return option_values(g, self.options, ctx, {}, {})
         plan.running = True
         plan.forget()
         try:
-            return self._values(g, ctx, plan.plain, plan.card)
+            return option_values(g, self.options, ctx, plan.plain, plan.card)
         finally:
             plan.forget()
             plan.running = False
 
-    def _values(self, g: Game, ctx: Ctx, plain: dict[int, Any], card: dict[int, Any]) -> list[int]:
-        out = []
-        saved = ctx.it
-        try:
-            for act, c in self.options:
-                if act is None:
-                    out.append(0)
-                elif c is None:
-                    if isinstance(act, GrantedAction):  # a granted action's own context
-                        out.append(act.prefer.evaluate(g, act.ctx) if act.prefer is not None else 0)
-                    else:
-                        prefer = plain.get(id(act), act.prefer)
-                        out.append(prefer.evaluate(g, ctx) if prefer is not None else 0)
-                elif act.choose.prefer is not None:
-                    sign, expr = card.get(id(act), act.choose.prefer)
-                    ctx.it = c
-                    out.append(sign * expr.evaluate(g, ctx))
+
+def option_values(g: Game, options: list[Any], ctx: Ctx, plain: dict[int, Any], card: dict[int, Any]) -> list[int]:
+    """The value of each action option (action, card) for bots (:class:`_ActionValues`), the
+    hints of the game's actions read through ``plain`` and ``card`` (a :class:`WindowPlan`'s,
+    or empty)."""
+    out = []
+    saved = ctx.it
+    try:
+        for act, c in options:
+            if act is None:
+                out.append(0)
+            elif c is None:
+                if isinstance(act, GrantedAction):  # a granted action's own context
+                    out.append(act.prefer.evaluate(g, act.ctx) if act.prefer is not None else 0)
                 else:
-                    cost = g.card_attrs[c].get("cost", 0)  # as_number(), inlined: once per option
-                    out.append(cost if isinstance(cost, int) else 0)
-        finally:
-            ctx.it = saved
-        return out
+                    prefer = plain.get(id(act), act.prefer)
+                    out.append(prefer.evaluate(g, ctx) if prefer is not None else 0)
+            elif act.choose.prefer is not None:
+                sign, expr = card.get(id(act), act.choose.prefer)
+                ctx.it = c
+                out.append(sign * expr.evaluate(g, ctx))
+            else:
+                cost = g.card_attrs[c].get("cost", 0)  # as_number(), inlined: once per option
+                out.append(cost if isinstance(cost, int) else 0)
+    finally:
+        ctx.it = saved
+    return out
 
 
 def kinds_and_values(g: Game, options: list[Any], ctx: Ctx, plan: WindowPlan,
@@ -135,36 +139,14 @@ def kinds_and_values(g: Game, options: list[Any], ctx: Ctx, plan: WindowPlan,
     action's :class:`~cardscript.runtime.observation.ActionKind` (None for ending the turn) and
     its value, as :func:`~cardscript.runtime.observation.action_kinds` and
     :class:`_ActionValues` give them. ``kinds``: the definition's table of ActionKinds by
-    id(action) (``observation._tables``). In one pass when the window's hints share no part
-    and no action is granted this turn; else through those two."""
+    id(action) (``observation._tables``; id(None) -> None). The values without a pass of
+    the plan's memos when the window's hints share no part and no action is granted this
+    turn; else through those two."""
     if plan.memos or plan.running or g.granted:
         from cardscript.runtime.observation import action_kinds
 
         return list(action_kinds(g, options)), _ActionValues(g, options, ctx, plan)()
-    found: list[Any] = []
-    values: list[int] = []
-    plain, card, attrs = plan.plain, plan.card, g.card_attrs
-    saved = ctx.it
-    try:
-        for act, c in options:
-            if act is None:
-                found.append(None)
-                values.append(0)
-                continue
-            found.append(kinds[id(act)])
-            if c is None:
-                prefer = plain.get(id(act), act.prefer)
-                values.append(prefer.evaluate(g, ctx) if prefer is not None else 0)
-            elif act.choose.prefer is not None:
-                sign, expr = card.get(id(act), act.choose.prefer)
-                ctx.it = c
-                values.append(sign * expr.evaluate(g, ctx))
-            else:
-                cost = attrs[c].get("cost", 0)
-                values.append(cost if isinstance(cost, int) else 0)
-    finally:
-        ctx.it = saved
-    return found, values
+    return [kinds[id(act)] for act, _card in options], option_values(g, options, ctx, plan.plain, plan.card)
 
 
 #: id(definition) -> (the definition, weakly; its one WindowPlan): every 'take actions' of a
