@@ -209,17 +209,7 @@ def _card_mark(cx: Compiler, node: Any) -> Fn:
                 return it is not None and it in g.turn_cmarks.get(mark, ())
             return test_it_turn
         return lambda g, ctx: ctx.it is not None and marked(g, ctx, ctx.it)
-    cards = cx.cards(node.cards)
-
-    def test(g: Any, ctx: Ctx) -> bool:
-        cs = cards(g, ctx)
-        if not cs:
-            return False
-        for c in cs:  # noqa: SIM110 - no generator
-            if not marked(g, ctx, c):
-                return False
-        return True
-    return test
+    return every(cx.cards(node.cards), marked)
 
 
 @rule(CONDITIONS, C.AnyFoeMarked)
@@ -360,8 +350,12 @@ def _every_card(cx: Compiler, node: Any) -> Fn:
             return card == ctx.this
     if node.cards.kind == "it":
         return lambda g, ctx: ctx.it is not None and holds(g, ctx, ctx.it)
-    cards = cx.cards(node.cards)
+    return every(cx.cards(node.cards), holds)
 
+
+def every(cards: Fn, holds: Any) -> Fn:
+    """``test(g, ctx)``: the cards ``cards(g, ctx)`` selects are at least one, and each
+    ``holds(g, ctx, card)`` (a condition on CARDS of a per-card test)."""
     def test(g: Any, ctx: Ctx) -> bool:
         cs = cards(g, ctx)
         if not cs:
