@@ -266,16 +266,11 @@ def _play(cx: Compiler, node: Any) -> Fn:
                 if not g.playing and g.waiting:
                     g.resolve_waiting()
             else:
-                g.nesting += depth  # nested(), written out
                 try:
-                    if g.nesting > MAX_NESTING:
-                        g.too_deep(c)
-                    fn(g, inner)
+                    nested(g, fn, inner, depth)
                 except RunawayError as exc:
                     exc.passing(f"play of {g.card_names[c]}")
                     raise
-                finally:
-                    g.nesting -= depth
         emit_play(g, you, c, c)
 
     if it_only:
