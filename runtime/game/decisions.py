@@ -39,8 +39,7 @@ class DecisionOps(GameState):
         if len(picks) == 1:  # the usual answer: one pick, no duplicates to look for
             bad = type(picks[0]) is not int or not (decision.low <= 1 <= decision.high and 0 <= picks[0] < n)
         else:
-            bad = not (decision.low <= len(picks) <= decision.high) or \
-                any(type(i) is not int or not 0 <= i < n for i in picks) or len(set(picks)) != len(picks)
+            bad = any(type(i) is not int for i in picks) or _invalid(picks, decision.low, decision.high, n)
         if bad:  # maybe indices of another integer type (numpy's), else a wrong answer
             picks = self._as_picks(decision, agent, picks)
             if _invalid(picks, decision.low, decision.high, n):
