@@ -64,9 +64,17 @@ def pool_of(g: Game, zones: tuple[tuple[int, bool], ...]) -> Callable[[Game, Ctx
     return pool
 
 
+def pairs_of(act: Any, g: Game) -> list[tuple[Any, int]]:
+    """The option ``(act, card)`` of every card of ``g``'s definition, by card: made once per
+    finder, so a decision's options are the same tuples, not new ones (a card's number is its
+    place in the definition's printings, the same in every game of it)."""
+    return [(act, c) for c in range(len(g.card_type))]
+
+
 def _finder(plan: WindowPlan, g: Game, i: int, act: Any, cx: Any) -> Finder:
     kind, data = plan.plans[i]
     if kind == "direct" or kind == "static":
+        pairs = pairs_of(act, g)
         zones = data if kind == "direct" else data[0]
         pool = pool_of(g, zones)
         if len(zones) == 1 and not g.d.zones[zones[0][0]].stack:  # one slot by index, from its top
@@ -79,9 +87,9 @@ def _finder(plan: WindowPlan, g: Game, i: int, act: Any, cx: Any) -> Finder:
                 if g.steps > g.step_limit:
                     g.out_of_steps(ctx.this)
                 if ok is None:
-                    options += [(act, c) for c in reversed(cards)]
+                    options += map(pairs.__getitem__, reversed(cards))
                 else:
-                    options += [(act, c) for c in reversed(cards) if ok[c]]
+                    options += [pairs[c] for c in reversed(cards) if ok[c]]
             return one
         if kind == "direct":
             def direct(g: Game, ctx: Ctx, options: list[Any]) -> None:
@@ -89,7 +97,7 @@ def _finder(plan: WindowPlan, g: Game, i: int, act: Any, cx: Any) -> Finder:
                 g.steps += len(cards)  # as the selector counts its pool
                 if g.steps > g.step_limit:
                     g.out_of_steps(ctx.this)
-                options += [(act, c) for c in cards]
+                options += map(pairs.__getitem__, cards)
             return direct
         ok = data[1]
 
@@ -98,7 +106,7 @@ def _finder(plan: WindowPlan, g: Game, i: int, act: Any, cx: Any) -> Finder:
             g.steps += len(cards)
             if g.steps > g.step_limit:
                 g.out_of_steps(ctx.this)
-            options += [(act, c) for c in cards if ok[c]]
+            options += [pairs[c] for c in cards if ok[c]]
         return static
     name = act.name
     if kind == "keyed":
@@ -149,6 +157,7 @@ def _keyed(plan: WindowPlan, g: Game, i: int, act: Any, data: Any) -> Finder | N
     plain = counter >= 0 and counter not in g.d.passive_counters and \
         g.d.counters[counter].per_player == yours and not g.d.counters[counter].per_card
     known, test = plan.known[i], plan._test_card
+    pairs = pairs_of(act, g)
     from cardscript.runtime.effects.actionplan import KNOWN
 
     def find(g: Game, ctx: Ctx, options: list[Any]) -> None:
@@ -178,7 +187,7 @@ def _keyed(plan: WindowPlan, g: Game, i: int, act: Any, data: Any) -> Finder | N
                 if seen is None:
                     seen = seen_cards[ck] = test(g, ctx, sel, c, sel.filters)
                 if seen[0]:
-                    found.append((act, c))
+                    found.append(pairs[c])
                 steps += seen[1]
         else:
             for c in cards:
@@ -186,7 +195,7 @@ def _keyed(plan: WindowPlan, g: Game, i: int, act: Any, data: Any) -> Finder | N
                 if seen is None:
                     seen = seen_cards[c] = test(g, ctx, sel, c, sel.filters)
                 if seen[0]:
-                    found.append((act, c))
+                    found.append(pairs[c])
                 steps += seen[1]
         if g.steps + steps > g.step_limit:  # the selector itself stops the game where it runs out
             options += [(act, c) for c in sel.candidates(g, ctx)]
