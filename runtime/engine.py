@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardscript.runtime.context import Ctx
+from cardscript.runtime import compiled as _compiled
+from cardscript.runtime.context import Ctx, fresh_ctx
 from cardscript.runtime.decision import Agent
 from cardscript.runtime.definition import GameDefinition
 from cardscript.runtime.errors import MAX_STEPS, MAX_TURNS, GameOver, check_seed
@@ -38,6 +39,10 @@ class Engine:
         step_limit: the game's step budget (:data:`~cardscript.runtime.errors.MAX_STEPS`): past
             it, the game stops with a :class:`~cardscript.runtime.errors.RunawayError`.
     """
+
+    #: the end tests run after a turn (:meth:`_end_tests`), made at the first turn (a class
+    #: default: an engine made around a game without ``__init__``, as a fork's, has it too)
+    _ends: tuple[Any, bool, list[tuple[Any, str]]] | None = None
 
     def __init__(self, definition: GameDefinition, seats: int, agents: Sequence[Agent], seed: int,
                  log: bool = True, first_player: int = 0, step_limit: int = MAX_STEPS):
@@ -84,14 +89,50 @@ class Engine:
                 g.emit_log({"t": "warning", "text": text})
 
     def play_one_turn(self, player: int) -> str:
-        """Play one turn of ``player``; returns the end reason if the game ended after it."""
+        """Play one turn of ``player``; returns the end reason if the game ended after it.
+
+        Raises:
+            GameOver: an end condition held after the turn ('after the turn', then
+                'immediately', each in the order written).
+        """
         g = self.game
         g.new_turn(player)
-        g.d.turn.run(g, Ctx(player))
-        reason = self.check_end("after the turn") or self.check_end("immediately")
-        if reason:
-            raise GameOver(reason)
+        g.d.turn.run(g, fresh_ctx(player, None, None, 0))
+        ends = self._ends
+        if ends is None or ends[0] is not g.d.end_conditions or ends[1] != (g.tracing or not _compiled.ENABLED):
+            ends = self._ends = self._end_tests(g)
+        if ends[2]:
+            ctx = Ctx(g.active)
+            for test, reason in ends[2]:
+                if test(g, ctx):
+                    raise GameOver(reason)
         return ""
+
+    @staticmethod
+    def _end_tests(g: Game) -> tuple[Any, bool, list[tuple[Any, str]]]:
+        """(the end conditions, run as objects, their tests in the order :meth:`check_end`
+        runs them after a turn): 'after the turn' then 'immediately', each ``(test, reason)``,
+        a test compiled (:mod:`cardscript.runtime.compiled`) unless the game is traced (a
+        traced test records where it is written) or compiling is off."""
+        conds = g.d.end_conditions
+        objects = g.tracing or not _compiled.ENABLED
+        tests: list[tuple[Any, str]] = []
+        cx = None
+        if not objects:
+            from cardscript.runtime.compiled.compiler import Compiler
+
+            cx = Compiler(g)
+        for timing in ("after the turn", "immediately"):
+            for c in conds:
+                if c.timing == timing:
+                    test = c.cond.test
+                    if cx is not None:
+                        try:
+                            test = cx.cond(c.cond)
+                        except RecursionError:  # compiled where Python's stack is already deep
+                            pass
+                    tests.append((test, c.reason))
+        return conds, objects, tests
 
     def play_turns(self, max_turns: int = MAX_TURNS) -> str:
         """Play turns until an end condition holds; returns the end reason."""
