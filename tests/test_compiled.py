@@ -368,6 +368,42 @@ def test_compiled_selectors_of_a_shape_match_the_shape_functions(game: str, seat
     assert checked["where"] > 0 or game == "injustice", checked  # compiled 'where' filters were checked
 
 
+@pytest.mark.parametrize(("game", "seats"), [("hero-dice-batman", 1), ("hero-dice-batman", 3), ("injustice", 2),
+                                             ("justice-league-dark", 2)])
+def test_a_count_compared_with_0_is_the_count_compared(game: str, seats: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'count CARDS > 0' (and == 0, >= 1, ...) of one slot with fused field tests is
+    compiled to a test that stops at the first card that passes (compiled/shapes.py:
+    ``any_in_slot``): on every state it is asked, it answers as the count compared with 0,
+    and charges the same steps."""
+    from cardscript.runtime.compiled import conditions as CC
+    from cardscript.runtime.effects import counting as K
+
+    seen: dict[bool, int] = {True: 0, False: 0}
+    real = CC.any_in_slot
+
+    def checking(cx: Any, node: Any, none: bool) -> Any:
+        fn = real(cx, node, none)
+        if fn is None:
+            return None
+
+        def run(g: Any, ctx: Any) -> bool:
+            start = g.steps
+            got = fn(g, ctx)
+            steps, g.steps = g.steps, start
+            want = (K.count_cards(node, g, ctx) == 0) is none
+            assert (got, steps) == (want, g.steps)
+            seen[got] += 1
+            return got
+        return run
+
+    monkeypatch.setattr(CC, "any_in_slot", checking)
+    d = cardscript.compile_game(game)  # new effect objects: compiled with the check
+    for seed in (1, 2):
+        Engine(d, seats, make_agents(["random"], seats), seed, log=False).run()
+    if game == "hero-dice-batman":
+        assert seen[True] > 20 and seen[False] > 20, seen
+
+
 INLINE = '''expansion "inline"
 uses "injustice"
 

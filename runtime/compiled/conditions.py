@@ -8,6 +8,7 @@ from typing import Any
 from cardscript.runtime.compiled import Fn
 from cardscript.runtime.compiled.compiler import CONDITIONS, Compiler, rule
 from cardscript.runtime.compiled.expressions import your_counter
+from cardscript.runtime.compiled.shapes import any_in_slot
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.effects import cardrules as R
 from cardscript.runtime.effects import conditions as C
@@ -60,6 +61,8 @@ def _compare2(op: str, a: Fn, b: Fn) -> Fn:
     return lambda g, ctx: a(g, ctx) != b(g, ctx)
 
 
+#: (operator, constant) comparing a count with 0 -> whether it asks for no card at all
+_ANY = {(">", 0): False, (">=", 1): False, ("!=", 0): False, ("==", 0): True, ("<", 1): True, ("<=", 0): True}
 _MIRROR = {"<=": ">=", ">=": "<=", "<": ">", ">": "<", "==": "==", "!=": "!="}
 _PLAIN = {C._Le: "<=", C._Lt: "<", C._Ge: ">=", C._Gt: ">", C._Eq: "==", C._Ne: "!="}
 _FOLDED = {C._LeK: "<=", C._LtK: "<", C._GeK: ">=", C._GtK: ">", C._EqK: "==", C._NeK: "!="}
@@ -71,11 +74,16 @@ def _comparison(cx: Compiler, node: Any) -> Fn:
     variant's ``_x`` and ``_k``), 'your C' read by index."""
     t = type(node)
     if t in _FOLDED:
-        op = _FOLDED[t]
+        op, k = _FOLDED[t], node._k
         counter = your_counter(cx, node._x)
         if counter is not None:
-            return _compare_counter(op, counter, node._k)
-        return _compare(op, cx.expr(node._x), node._k)
+            return _compare_counter(op, counter, k)
+        # a count compared with 0 (a whole number, never negative) asks whether any card passes
+        if type(k) is int and (op, k) in _ANY:
+            found = any_in_slot(cx, node._x, _ANY[op, k])
+            if found is not None:
+                return found
+        return _compare(op, cx.expr(node._x), k)
     if t in _PLAIN:
         return _compare2(_PLAIN[t], cx.expr(node.left), cx.expr(node.right))
     return node.test  # the generic class (never built by the lowering)

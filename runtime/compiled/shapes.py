@@ -129,6 +129,58 @@ def _shaped(cx: Compiler, shape: Any, count: bool) -> Fn | None:
     return run
 
 
+def any_in_slot(cx: Compiler, node: Any, none: bool) -> Fn | None:
+    """``fn(g, ctx) -> bool``: whether 'count CARDS' (``node``, a count of a shape) is above 0
+    (``none``: is 0), for a count of one slot ('your ZONE', a shared zone, the zone of the
+    card bound to 'it') with at most two fused field tests: the same slot charged as the
+    count's, its cards tested until the first that passes, not all of them counted. None for
+    any other count."""
+    if type(cx._planned(node)) is not counting._CountShape:
+        return None
+    shape = node._zone
+    one, fused = shape.one, shape.fused
+    if fused is None or one is None or one[2] or one[0] not in (counting._YOURS, counting._SHARED, counting._ITS):
+        return None
+    kind, zone, _arg = one
+    of_you, shared = kind == counting._YOURS, kind == counting._SHARED
+    tests = _fields(fused)
+    n = len(tests)
+    (get1, x1, eq1, you1), (get2, x2, eq2, you2) = (tests + ((None, None, True, False),) * 2)[:2]
+    found, missing = not none, none
+
+    def any_in(g: Any, ctx: Ctx) -> bool:
+        if of_you:
+            cards = g.slots[g.zone_base[zone] + ctx.you]
+        elif shared:
+            cards = g.slots[g.zone_base[zone]]
+        else:
+            cards = slot_cards(g, ctx, kind, zone)
+        g.steps += len(cards)  # as the count charges its pool
+        if g.steps > g.step_limit:
+            g.out_of_steps(ctx.this)
+        if not n:
+            return found if cards else missing
+        a = get1(g)
+        x = ctx.you if you1 else x1
+        if n == 1:
+            if eq1:
+                for c in cards:
+                    if a[c] == x:
+                        return found
+            else:
+                for c in cards:
+                    if a[c] != x:
+                        return found
+            return missing
+        b = get2(g)
+        y = ctx.you if you2 else x2
+        for c in cards:
+            if (a[c] == x) is eq1 and (b[c] == y) is eq2:
+                return found
+        return missing
+    return any_in
+
+
 def shaped_candidates(cx: Compiler, sel: Any) -> Fn | None:
     """The candidates of a selector of a shape (``select_cards``) as :func:`_shaped` finds
     them, or None."""
