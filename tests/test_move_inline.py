@@ -80,3 +80,41 @@ def _mid_game() -> Game:
         eng.run()
         _MID.append(eng.game)
     return _MID[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 10**6), many=st.integers(2, 30), owners=st.sampled_from(["as they are", "one", "mixed", "some nobody's"]),
+       controlled=st.booleans())
+def test_moved_many_unlogged_ticks_as_a_move_of_each_card(seed: int, many: int, owners: str, controlled: bool) -> None:
+    """Unlogged, ``_moved_many`` (its own copy of ``_moved``'s bookkeeping, without a call
+    per card) leaves the clock, touched ticks, owners, faces, ``came_from``, ``loc`` and
+    control as ``_moved`` of each card in order does, between any two slots (a player's, a
+    shared zone's, a card's), whoever owns the cards."""
+    g = _mid_game()
+    rng = random.Random(seed)
+    full = [s for s, cards in enumerate(g.slots) if len(cards) >= 2]
+    src = rng.choice(full)
+    dest = rng.choice([s for s in range(len(g.slots)) if s != src])
+    a, b = g.copy(), g.copy()
+    cards = rng.sample(g.slots[src], min(many, len(g.slots[src])))
+    for x in (a, b):
+        r = random.Random(seed)
+        for c in cards:
+            if owners == "one":
+                x.owner[c] = 1
+            elif owners == "mixed":
+                x.owner[c] = r.randrange(x.n)
+            elif owners == "some nobody's":
+                x.owner[c] = r.randrange(-1, x.n)
+            if controlled and r.random() < 0.5:
+                x.controller[c] = r.randrange(x.n)
+        x.clock += seed % 7
+        gone = set(cards)
+        x.slots[src][:] = [c for c in x.slots[src] if c not in gone]
+        x.slots[dest].extend(cards)
+    assert not a.logging
+    a._moved_many(cards, src, dest)
+    for c in cards:
+        b._moved(c, src, dest)
+    assert a.clock == b.clock and a.touched == b.touched and a.owner == b.owner
+    assert a.loc == b.loc and a.came_from == b.came_from and a.face_up == b.face_up and a.controller == b.controller
