@@ -13,6 +13,7 @@ runs a game from setup to scoring.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -127,10 +128,8 @@ class Engine:
                 if c.timing == timing:
                     test = c.cond.test
                     if cx is not None:
-                        try:
+                        with contextlib.suppress(RecursionError):  # compiled where the stack is already deep
                             test = cx.cond(c.cond)
-                        except RecursionError:  # compiled where Python's stack is already deep
-                            pass
                     tests.append((test, c.reason))
         return conds, objects, tests
 
