@@ -242,3 +242,16 @@ def test_the_games_own_folder_or_an_expansion_twice_is_one_usage_error(tmp_path:
     assert code == 2 and "is given twice" in out, out
     code, out = _run("play", "injustice", "--with", fan, "-q", "--seed", "2")
     assert code == 0, out
+
+
+def test_another_games_folder_or_script_with_with_is_one_error_not_a_flood() -> None:
+    """'--with' of another game (Justice League Dark on Injustice) defined its zones,
+    counters and rules a second time (a flood of CS203). It is one CS005 now, for its folder
+    and for its game.rules alike, with the way to add its cards (--mix)."""
+    from cardscript.dsl.front.loader import resolve_game
+
+    other = resolve_game("justice-league-dark")
+    for given in (str(other.parent), str(other)):
+        code, out = _run("play", "injustice", "--with", given, "-q")
+        assert code == 1 and "CS005" in out and "is a game (game.rules starts with 'game')" in out, out
+        assert "--mix" in out and "CS203" not in out

@@ -291,13 +291,22 @@ def check_combination(manifests: list[Manifest], game: str) -> list[Diagnostic]:
     return out
 
 
+def _a_game(raw: str, script: Path) -> Diagnostic:
+    """CS005 for ``--with PATH`` naming a game (``script`` starts with ``game "..."``)."""
+    return error("CS005", f"{raw} is a game ({script.name} starts with 'game'), not an expansion", None,
+                 "play it as a game of its own; to add its cards to this game, use --mix with it")
+
+
 def load_expansions(game: str, paths: list[str]) -> tuple[list[Path], list[Diagnostic]]:
     """The scripts to add to GAME for ``--with PATH`` options (folders or single scripts).
 
     Returns:
         (scripts, diagnostics): a folder with a manifest is checked (and combined with the
-        other expansions); a folder without one adds its scripts; a file adds itself.
+        other expansions); a folder without one adds its scripts; a file adds itself. A
+        game's folder or script (one starting ``game "..."``) is CS005, not added.
     """
+    from cardscript.dsl.front.loader import _header_kind
+
     scripts: list[Path] = []
     manifests: list[Manifest] = []
     diags: list[Diagnostic] = []
@@ -308,6 +317,9 @@ def load_expansions(game: str, paths: list[str]) -> tuple[list[Path], list[Diagn
                                f"no such file or folder: {raw}", None, "give an expansion's folder"))
             continue
         if not p.is_dir():  # a script, or a FIFO or device: reading it says which
+            if p.is_file() and _header_kind(p) == "game":
+                diags.append(_a_game(raw, p))
+                continue
             scripts.append(p)
             continue
         found = find_manifest(p)
@@ -317,6 +329,10 @@ def load_expansions(game: str, paths: list[str]) -> tuple[list[Path], list[Diagn
             if m is not None:
                 manifests.append(m)
         found_scripts = expansion_scripts(p)
+        games = [f for f in found_scripts if _header_kind(f) == "game"]
+        if games:  # its rules and cards would all be defined a second time (a flood of CS203)
+            diags.append(_a_game(raw, games[0]))
+            continue
         if not found_scripts:
             diags.append(error("CS001", f"no scripts in {raw}", None,
                                "an expansion's folder holds .rules, .cards or .variant scripts"))
