@@ -36,6 +36,8 @@ CODES: dict[str, tuple[str, str, str]] = {
               "play an expansion with the game it names and what it requires, without what it conflicts with"),
     "CS006": ("unknown variant", "$ cardscript play GAME --variant shrot",
               "use a name from 'cardscript variants GAME', or a path to a .variant file"),
+    "CS007": ("a set mixed in twice", "$ cardscript play GAME --mix GAME",
+              "mix in each other set once (--mix OTHER-GAME); the game's own cards are in it already"),
     "CS101": ("syntax error", 'card "Jab": hero, cost 3\n  play +1 power',
               "write one of the words the parser expected at the caret; an ability label needs ':' before its "
               "statements"),
@@ -152,6 +154,10 @@ CODES: dict[str, tuple[str, str, str]] = {
     "CS509": ("cards checked without a game", '# a file on its own\ncard "Stray": hero\n  play: draw a card',
               "start the file with 'expansion \"NAME\"' and 'uses \"GAME\"' (or put it in a folder with a "
               "cardscript.toml: 'cardscript new expansion'), so that its cards are checked against the game"),
+    "CS510": ("a script its game does not use",
+              '# new.cards, beside GAME\'s game.rules, which does not use it\ncard "Stray": hero\n  play: draw a card',
+              "add the file to the 'uses' line of the game's main script (play leaves its cards out until then), "
+              "or move it out of the game's folder"),
     "CS900": ("internal compiler error",
               "$ cardscript check my-game\ninternal error: KeyError: 'deck' — please report it as a cardscript issue; "
               "rerun with --debug for the traceback",

@@ -28,8 +28,9 @@ from cardscript.dsl.textsafe import json_text, terminal
 
 FORMATS = ("text", "json", "sarif", "github")
 
-#: Codes reported as warnings (the static checks of :mod:`cardscript.dsl.tools.lint`); the rest are errors.
-WARNING_CODES = frozenset({"CS501", "CS502", "CS503", "CS504", "CS505"})
+#: Codes reported as warnings, SARIF's default level for them (the static checks of
+#: :mod:`cardscript.dsl.tools.lint`, CS501 to CS510, a mixed-in card left out, CS220, and CS306); the rest are errors.
+WARNING_CODES = frozenset({"CS220", "CS306", *(f"CS5{n:02d}" for n in range(1, 11))})
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "note": "note"}

@@ -354,6 +354,14 @@ def _codes_given(example: str, tmp: Path) -> tuple[set[str], list[Diagnostic]]:
         (tmp / "example.scenario").write_text(example, encoding="utf-8")
         diags = run_scenario(tmp / "example.scenario").diagnostics
         return {d.code for d in diags}, diags
+    if first.startswith("# new.cards, beside"):
+        import shutil
+
+        game = tmp / "game"
+        shutil.copytree(resolve_game("injustice").parent, game)
+        (game / "new.cards").write_text(example, encoding="utf-8")
+        diags = check_paths([str(game)]).diagnostics
+        return {d.code for d in diags}, diags
     if first.startswith("# a file on its own"):
         (tmp / "alone.cards").write_text(example, encoding="utf-8")
         diags = check_paths([str(tmp / "alone.cards")]).diagnostics

@@ -128,3 +128,29 @@ def test_builtin_scripts_and_examples_have_no_warning(folder: str) -> None:
     root = Path(__file__).resolve().parent.parent
     rep = check_paths([str(root / folder)])
     assert rep.diagnostics == [], "\n".join(render(d, rep.sources) for d in rep.diagnostics)
+
+
+def test_a_card_file_the_game_does_not_use_is_named_by_check_until_uses_names_it(tmp_path: Path) -> None:
+    """'check' checked a .cards file beside game.rules that 'uses' does not name, said
+    nothing, and 'play' left its cards out (found by a new user's trial). check warns CS510 at
+    the file, and the warning goes once 'uses' names it, when play has the card."""
+    import shutil
+
+    from cardscript.dsl.front.loader import resolve_game
+    from cardscript.dsl.front.pipeline import check_paths, compile_game
+
+    game = tmp_path / "injustice"
+    shutil.copytree(resolve_game("injustice").parent, game)
+    (game / "extra.cards").write_text('card "Extra Punch": hero, cost 2, vp 1\n  play: +2 power\n', encoding="utf-8")
+    rep = check_paths([str(game)])
+    (w,) = [d for d in rep.diagnostics if d.code == "CS510"]
+    assert w.severity == "warning" and w.span is not None and w.span.file.endswith("extra.cards")
+    assert "extra.cards" in w.hint and "'uses'" in w.hint
+    assert "Extra Punch" not in {c.name for c in compile_game(str(game))[0].cards}
+    rules = game / "game.rules"
+    text = rules.read_text(encoding="utf-8")
+    head, rest = text.split("\nuses ", 1)
+    line, tail = rest.split("\n", 1)
+    rules.write_text(f'{head}\nuses {line}, "extra.cards"\n{tail}', encoding="utf-8")
+    assert not [d for d in check_paths([str(game)]).diagnostics if d.code == "CS510"]
+    assert "Extra Punch" in {c.name for c in compile_game(str(game))[0].cards}

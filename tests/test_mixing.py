@@ -59,3 +59,21 @@ def test_nemesis_levels_come_from_cost_when_mixing(tmp_path: Path):
             found += 1
             assert stack.index("Far Villain") < 3  # among the Level 3 cards, at the bottom
     assert found > 0
+
+
+def test_mixing_in_the_game_itself_or_a_set_twice_is_an_error() -> None:
+    """'--mix injustice' on Injustice dealt every Injustice card twice, and a set named twice
+    was mixed in twice, without a word (found by a new user's trial). Each is CS007 now,
+    from the CLI and from the API alike."""
+    import pytest
+
+    from cardscript.dsl.diagnostics import CompileError
+
+    for game, mix, says in (("injustice", ["injustice"], "is the game itself"),
+                            ("injustice", ["justice-league-dark", "justice-league-dark"], "is given twice")):
+        with pytest.raises(CompileError) as err:
+            mix_scripts(game, mix)
+        (diag,) = err.value.diagnostics
+        assert diag.code == "CS007" and says in diag.message
+    rules, cards = mix_scripts("injustice", ["justice-league-dark"])  # one other set: as before
+    assert cards and all("justice-league-dark" in str(p) for p in cards)

@@ -28,7 +28,7 @@ def fail_compile(exc: CompileError, sources: dict[str, str] | None = None) -> No
     print_diags(exc.diagnostics, sources)
     n = sum(d.severity == "error" for d in exc.diagnostics)
     click.echo(f"{n} error(s)", err=True)
-    usage = all(d.code in ("CS001", "CS002", "CS006") and d.span is None for d in exc.diagnostics)
+    usage = all(d.code in ("CS001", "CS002", "CS006", "CS007") and d.span is None for d in exc.diagnostics)
     sys.exit(2 if usage else 1)
 
 

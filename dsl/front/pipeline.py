@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardscript.dsl.diagnostics import CompileError, Diagnostic, error, warning
+from cardscript.dsl.diagnostics import CompileError, Diagnostic, Span, error, warning
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.loader import (
     SCRIPT_SUFFIXES,
@@ -339,6 +339,12 @@ def _check_unit(kind: str, f: Path, rep: CheckReport) -> list[Diagnostic]:
                 rep.sources.setdefault(d.span.file, read_script(Path(d.span.file)))
                 rep.files.append(d.span.file)
     for extra in _unused_siblings(f, program):
+        # play, compile and simulate read only what 'uses' names: its cards are not in the game
+        diags.append(warning("CS510", f"{extra.name} is not used by the game: {f.name} does not name it in "
+                                      "'uses', so its cards are left out of every game played",
+                             Span(str(extra), 1, 1),
+                             f"add \"{extra.name}\" to the 'uses' line of {f.name}, or move the file out of "
+                             "the game's folder"))
         # not used by the game: checked as if added to it, so its mistakes still show
         try:
             with_extra = load_program(f, [extra])

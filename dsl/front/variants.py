@@ -194,7 +194,8 @@ def mix_scripts(game: str, others: list[str]) -> tuple[list[Path], list[Path]]:
     mixed in: the game being played decides).
 
     Raises:
-        CompileError: CS002 for an unknown game.
+        CompileError: CS002 for an unknown game; CS007 for the game itself, or a set
+            named twice.
     """
     from cardscript.dsl.front.loader import SCRIPT_SUFFIXES, _header_kind
 
@@ -205,8 +206,18 @@ def mix_scripts(game: str, others: list[str]) -> tuple[list[Path], list[Path]]:
     if own.is_file():
         rules.append(own)
     cards: list[Path] = []
+    home = resolve_game(game).resolve().parent
+    seen: dict[Path, str] = {}
     for other in others:
         folder = resolve_game(other).parent
+        real = folder.resolve()
+        if real == home:  # its cards are in the game already: each card twice
+            raise CompileError([error("CS007", f"--mix {other} is the game itself", None,
+                                      "mix in the cards of another set; the game's own are in it already")])
+        if real in seen:
+            raise CompileError([error("CS007", f"--mix {other} is given twice (as {seen[real]} before)", None,
+                                      "mix each set in once")])
+        seen[real] = other
         headers = ("game", "ruleset", "variant", "scenario", "expansion")
         cards += [p for p in sorted(folder.iterdir())
                   if p.suffix in SCRIPT_SUFFIXES and p.suffix != ".scenario" and p.is_file()
