@@ -271,3 +271,12 @@ def test_a_human_game_logged_with_log_replays_identically(tmp_path: Path) -> Non
     assert run.exit_code == 0, run.output
     replay = CliRunner().invoke(main, ["replay", str(log)])
     assert replay.exit_code == 0 and "replay identical" in replay.output
+
+
+def test_resume_of_a_missing_file_is_a_usage_error_as_replay_of_one_is(tmp_path) -> None:
+    """'play --resume nofile' exited 1 where 'replay nofile' exits 2 (docs/cli.md, exit
+    codes: a missing path given to play is a usage error). Both exit 2 now, naming the file."""
+    missing = str(tmp_path / "nofile")
+    for argv in (["play", "--resume", missing], ["replay", missing]):
+        r = CliRunner().invoke(main, argv)
+        assert r.exit_code == 2 and "does not exist" in r.output, (argv, r.output)

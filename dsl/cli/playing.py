@@ -63,7 +63,7 @@ def _check_players(d: Any, players: int | None) -> int:
               help="bots per seat, cycled: heuristic, greedy, search, search:N, random (docs/bots.md)")
 @click.option("--human", "humans", multiple=True, type=int, metavar="SEAT",
               help="you play seat SEAT (1-based) at this terminal; repeatable for hot-seat play (docs/play.md)")
-@click.option("--resume", type=click.Path(dir_okay=False), metavar="FILE",
+@click.option("--resume", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="pick up a game saved with 'save FILE' during --human play")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False), help="write the replayable event log (JSON lines)")
 @click.option("--log-for", "log_for", nargs=2, type=(int, click.Path(dir_okay=False)), metavar="SEAT FILE",
