@@ -5,6 +5,7 @@ errors, with every block compiled to closures or with compiling turned off
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 import operator
@@ -595,3 +596,28 @@ def test_events_cards_listen_to_are_dispatched_the_same_unlogged(rule: str, trig
     fast = games()
     with objects():
         assert games() == fast
+
+
+def test_a_compiled_roll_asks_an_rng_of_another_kind_its_own_choice() -> None:
+    """A compiled 'roll' draws its faces as ``Random.choice`` does, written out; a game whose
+    RNG its user replaced with another kind (here one that always shows the first face) is
+    rolled by that RNG's own ``choice``, as the objects roll it."""
+    import random
+
+    class FirstFace(random.Random):
+        def choice(self, seq: Any) -> Any:
+            return seq[0]
+
+    def faces(compiling: bool) -> list[Any]:
+        d = _definition("hero-dice-batman")
+        with (contextlib.nullcontext() if compiling else objects()):
+            e = Engine(d, 1, make_agents(["random"], 1), 3, log=False)
+            e.game.rng = FirstFace(3)
+            e.run()
+        g = e.game
+        return [g.face_value[c] for c in range(len(g.card_type)) if d.cards[g.card_type[c]].faces]
+
+    fast, plain = faces(True), faces(False)
+    assert fast == plain
+    firsts = {tuple(ct.faces)[0] for ct in _definition("hero-dice-batman").cards if ct.faces}
+    assert set(fast) <= firsts | {None, ""}

@@ -4,6 +4,7 @@ does."""
 
 from __future__ import annotations
 
+from random import Random as _Random
 from typing import Any
 
 from cardscript.runtime.compiled import Fn
@@ -148,13 +149,39 @@ def _roll(cx: Compiler, node: Any) -> Fn:
     """:meth:`Roll.run`: each selected die (a card with faces) shows a face."""
     cards = cx.cards(node.cards)
     dice = [bool(ct.faces) for ct in cx.d.cards]
+    faces_of = [tuple(ct.faces) for ct in cx.d.cards]
 
     def run(g: Any, ctx: Ctx) -> int:
         n = 0
         card_type = g.card_type
+        if g.rigged or g.logging:  # a scenario's rigged faces, a logged roll: ZoneOps.roll
+            for c in cards(g, ctx):
+                if dice[card_type[c]]:
+                    g.roll(c)
+                    n += 1
+            return n
+        rng = g.rng
+        if type(rng) is not _Random:  # an RNG of another kind (set by its user): its own choice()
+            for c in cards(g, ctx):
+                if dice[card_type[c]]:
+                    g.roll(c)
+                    n += 1
+            return n
+        # ZoneOps.roll of each die, its rng.choice(faces) written out: the draws of CPython's
+        # Random.choice (seq[_randbelow(len(seq))], _randbelow_with_getrandbits: bit_length(m)
+        # bits until they are below m), as RandomAgent.pick draws them
+        bits = rng.getrandbits
+        face_value = g.face_value
         for c in cards(g, ctx):
-            if dice[card_type[c]]:
-                g.roll(c)
+            t = card_type[c]
+            if dice[t]:
+                faces = faces_of[t]
+                m = len(faces)
+                width = m.bit_length()
+                r = bits(width)
+                while r >= m:
+                    r = bits(width)
+                face_value[c] = faces[r]
                 n += 1
         return n
     return run
