@@ -118,3 +118,26 @@ def test_moved_many_unlogged_ticks_as_a_move_of_each_card(seed: int, many: int, 
         b._moved(c, src, dest)
     assert a.clock == b.clock and a.touched == b.touched and a.owner == b.owner
     assert a.loc == b.loc and a.came_from == b.came_from and a.face_up == b.face_up and a.controller == b.controller
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**64), size=st.integers(0, 70))
+def test_a_shuffle_draws_as_random_shuffle(seed: int, size: int) -> None:
+    """``ZoneOps._shuffle_cards`` writes ``Random.shuffle`` out: the same order and the same
+    RNG state after, for any size; an RNG of another kind shuffles with its own ``shuffle``."""
+    g = _mid_game().copy()
+    g.rng = random.Random(seed)
+    cards = list(range(size))
+    g._shuffle_cards(cards, 0)
+    want, rng = list(range(size)), random.Random(seed)
+    rng.shuffle(want)
+    assert cards == want and g.rng.getstate() == rng.getstate()
+
+    class Backwards(random.Random):
+        def shuffle(self, x: list[int]) -> None:  # type: ignore[override]
+            x.reverse()
+
+    g.rng = Backwards(seed)
+    cards = list(range(size))
+    g._shuffle_cards(cards, 0)
+    assert cards == list(range(size))[::-1]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from random import Random
+
 from cardscript.runtime.errors import MOVE_STEPS, RigError
 from cardscript.runtime.game.state import GameState
 
@@ -210,7 +212,21 @@ class ZoneOps(GameState):
     def _shuffle_cards(self, cards: list[int], slot: int) -> None:
         """Shuffle ``cards`` in place: a whole slot, or cards about to go into ``slot``."""
         self.steps += len(cards)
-        self.rng.shuffle(cards)
+        rng = self.rng
+        if type(rng) is Random:
+            # Random.shuffle written out, the same draws (CPython's: for i from the end, swap
+            # with j = _randbelow(i + 1), drawing bit_length(i + 1) bits until they are below
+            # it): a call less per card of every shuffle (tests/test_move_inline.py)
+            bits = rng.getrandbits
+            for i in range(len(cards) - 1, 0, -1):
+                m = i + 1
+                width = m.bit_length()
+                j = bits(width)
+                while j >= m:
+                    j = bits(width)
+                cards[i], cards[j] = cards[j], cards[i]
+        else:  # an RNG of another kind (set by its user): its own shuffle
+            rng.shuffle(cards)
         if self.rigged and self.rigged[0][0] == "shuffle":
             names = self.rigged.pop(0)[1]
             top: list[int] = []
