@@ -227,5 +227,6 @@ class EventOps(GameState):
         self.attr_mods.clear()
         self.granted.clear()  # "this turn"
         self.gained_turn.clear()
-        self.emit_log({"t": "turn", "turn": self.turn, "player": player})
+        if self.logging:
+            self.emit_log({"t": "turn", "turn": self.turn, "player": player})
 

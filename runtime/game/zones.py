@@ -55,7 +55,8 @@ class ZoneOps(GameState):
             cards.extend(moved)
         else:
             cards[:0] = moved
-        self.emit_log({"t": "refill", "zone": self.slot_name(slot)})
+        if self.logging:
+            self.emit_log({"t": "refill", "zone": self.slot_name(slot)})
         if self.enter_zones and z.index in self.enter_zones:  # 'when a card enters ZONE' (cards2 area)
             for c in moved:
                 self.entered(c, slot)  # type: ignore[attr-defined]  # EntryOps, in Game
