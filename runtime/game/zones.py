@@ -182,6 +182,25 @@ class ZoneOps(GameState):
         shared = to < 0 and self.slot_card[slot] < 0  # a card in a shared zone belongs to nobody
         face = self.slot_face_up[slot]
         clock = self.clock
+        if p_old >= 0 and to >= 0:  # from a player's zone to a player's (a discard, a draw): the loop below without its tests
+            for card in cards:
+                loc[card] = slot
+                came_from[card] = old
+                touched[p_old] = clock + 1
+                clock += 2
+                touched[to] = clock
+                p = owner[card]
+                if p >= 0:
+                    clock += 1
+                    touched[p] = clock
+                else:
+                    owner[card] = to
+                face_up[card] = face
+            self.clock = clock
+            if self.controller:
+                for card in cards:
+                    self.controller.pop(card, None)
+            return
         for card in cards:
             loc[card] = slot
             came_from[card] = old
