@@ -182,7 +182,8 @@ class ZoneOps(GameState):
         shared = to < 0 and self.slot_card[slot] < 0  # a card in a shared zone belongs to nobody
         face = self.slot_face_up[slot]
         clock = self.clock
-        if p_old >= 0 and to >= 0:  # from a player's zone to a player's (a discard, a draw): the loop below without its tests
+        if p_old >= 0 and to >= 0:
+            # from a player's zone to a player's (a discard, a draw): the loop below, without its tests
             for card in cards:
                 loc[card] = slot
                 came_from[card] = old
