@@ -621,3 +621,24 @@ def test_a_compiled_roll_asks_an_rng_of_another_kind_its_own_choice() -> None:
     assert fast == plain
     firsts = {tuple(ct.faces)[0] for ct in _definition("hero-dice-batman").cards if ct.faces}
     assert set(fast) <= firsts | {None, ""}
+
+
+def _scenario_runs(trace: bool) -> dict[str, Any]:
+    out = {}
+    for f in scenario_files([str(ROOT / "tests" / "scenarios"), str(ROOT / "examples")]):
+        res = run_scenario(f, trace=trace)
+        log = [{k: v for k, v in e.items() if k != "at"} for e in res.log]
+        out[f] = (res.passed, [(d.code, d.message) for d in res.diagnostics], json.dumps(log, sort_keys=True, default=str))
+    return out
+
+
+def test_a_traced_scenario_plays_the_game_an_untraced_one_plays() -> None:
+    """'cardscript test -v' traces each statement (the log's "at"): the statements run as
+    their objects, one at a time. It played another game wherever a script asks 'if they
+    were affected' (the traced block never recorded where the previous statement started:
+    a Defense with a cost never avoided an Attack under -v). Traced or not, every scenario
+    now plays the same game, with the same result."""
+    plain, traced = _scenario_runs(False), _scenario_runs(True)
+    assert plain.keys() == traced.keys() and len(plain) > 300
+    differ = [f for f in plain if plain[f] != traced[f]]
+    assert not differ, differ

@@ -81,8 +81,10 @@ class Seq(Node):
             for i, s in enumerate(self.stmts):
                 if at is not None:
                     g.at = at[i]
+                start = g.clock
                 r = s.run(g, ctx)
                 ctx.did = r
+                ctx.since = start  # 'if they were affected' reads it, traced or not
                 total += r
         finally:
             g.at = outer
