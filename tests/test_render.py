@@ -236,6 +236,10 @@ RULES = [
     ("play: move up to 2 cards from your discard where cost of it <= 4 to your hand",
      "Move up to 2 cards with cost 4 or less from your discard to your hand."),
     ("play: for each foe: they discard a card", "Each foe discards a card."),
+    # '+N COUNTER for PLAYERS' changes each one's counter: "+1 Power for each foe" would be
+    # the printed wording of +1 Power for you, once per foe (found by a fan expansion's trial)
+    ("play: +1 power for each foe", "Each foe gets +1 Power."),
+    ("play: +1 power for them", "+1 Power for them."),
     ("play: choose a random card from your hand: take (cost of it) damage",
      "Take damage equal to the cost of a random card in your hand."),
     ("guard: draw 2", "Guard: Draw 2."),

@@ -159,7 +159,12 @@ class Statements(Phrases):
         else:
             text = f"{sign}{amount} {self.counter(s.counter)}{tail}"
         if s.player is not None:
-            text += f" for {self.players(s.player, ctx)}"
+            who = self.players(s.player, ctx)
+            if who.startswith(("each ", "all ")):
+                # "+1 Power for each foe" is the printed wording of +1 Power for *you*, once per
+                # foe; a change to each of several players reads as theirs
+                return f"{who} gets {text}" if s.cards is None else f"{who} gets {text} on {self.cards(s.cards, ctx, False)}"
+            text += f" for {who}"
         if s.cards is not None:
             text += f" on {self.cards(s.cards, ctx, False)}"
         return text
