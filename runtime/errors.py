@@ -116,3 +116,13 @@ class RigError(Exception):
 class InvalidDecision(Exception):
     """An agent answered a decision with an illegal choice."""
 
+
+#: the magnitude a number saturates at: a product, a counter, a 'let' value (so that a loop
+#: doubling or squaring a value cannot grow it without end: a sum of saturated values is
+#: bounded by the expression's size)
+PRODUCT_LIMIT = 10**18
+
+
+def saturated(v: int) -> int:
+    """``v`` within ±:data:`PRODUCT_LIMIT` (what a counter and a 'let' keep)."""
+    return v if -PRODUCT_LIMIT <= v <= PRODUCT_LIMIT else (PRODUCT_LIMIT if v > 0 else -PRODUCT_LIMIT)

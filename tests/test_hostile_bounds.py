@@ -240,6 +240,26 @@ def test_a_product_saturates_instead_of_growing_without_end(tmp_path: Path) -> N
     assert time.process_time() - start < 5
 
 
+@pytest.mark.parametrize("extra", [
+    "setup:\n  +1 score\n  repeat 100:\n    repeat 1000:\n      +(your score) score\n",
+    "setup:\n  +(999999999 * 999999999) score\n  repeat 1000:\n    +(your score) score\n",
+    "setup:\n  let X = 1\n  repeat 100:\n    repeat 1000:\n      let X = X + X\n  set your score to X\n",
+], ids=["counter-doubled", "counter-past-64-bits", "let-doubled"])
+def test_a_counter_or_a_let_doubled_in_a_loop_saturates(tmp_path: Path, extra: str) -> None:
+    """A counter with no bound, or a 'let' value, doubled 100,000 times grew to a number of
+    30,000 digits a step (about 2 GB in a logged game; printing the scores crashed with exit 3,
+    found by a hostile trial). Each saturates at 10**18, as a product does, and the game ends
+    with its scores printed."""
+    folder = _game(tmp_path, extra)
+    code, out = _cli("play", str(folder), "-q")
+    assert code == 0, out
+    assert "1000000000000000000" in out
+    d = cardscript.compile_game(str(folder))
+    r = cardscript.play_game(d, seed=1, log=True)
+    assert max(r.scores) == 10**18
+    assert all(abs(e.get("value", 0)) <= 10**18 for e in r.log)
+
+
 # ---------------------------------------------------------------- 3. types
 @pytest.mark.parametrize("extra,line,says", [
     ('card "Bad": hero, cost "five"\n', 0, "attribute 'cost' holds numbers, not \"five\""),

@@ -12,7 +12,7 @@ from cardscript.runtime.compiled.compiler import NOT_CONST, STATEMENTS, Compiler
 from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
 from cardscript.runtime.effects import cards as M
 from cardscript.runtime.effects import flow as F
-from cardscript.runtime.errors import MAX_REPEAT, MOVE_STEPS, GameOver, RunawayError
+from cardscript.runtime.errors import MAX_REPEAT, MOVE_STEPS, GameOver, RunawayError, saturated
 
 
 # ====================================================================== blocks
@@ -448,7 +448,11 @@ def _let(cx: Compiler, node: Any) -> Fn:
 
     def run(g: Any, ctx: Ctx) -> int:
         v = ctx.vars = dict(ctx.vars)
-        v[name] = k if value is None else value(g, ctx)
+        if value is None:
+            v[name] = k
+        else:
+            x = value(g, ctx)
+            v[name] = saturated(x) if type(x) is int else x
         return 0
     return run
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.effects.base import Node, as_number, whose
+from cardscript.runtime.errors import PRODUCT_LIMIT
 from cardscript.runtime.game import Game
 
 
@@ -46,8 +47,6 @@ class Var(Node):
         return ctx.vars[self.name]
 
 
-#: the magnitude a product saturates at
-PRODUCT_LIMIT = 10**18
 
 
 class Arith(Node):

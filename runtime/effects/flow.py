@@ -8,7 +8,7 @@ from typing import Any
 from cardscript.runtime import compiled as _compiled
 from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
 from cardscript.runtime.effects.base import Node, nest_depth, specialised
-from cardscript.runtime.errors import MAX_REPEAT, GameOver, RunawayError
+from cardscript.runtime.errors import MAX_REPEAT, GameOver, RunawayError, saturated
 from cardscript.runtime.game import Game
 
 
@@ -319,7 +319,8 @@ class Let(Node):
 
     def run(self, g: Game, ctx: Ctx) -> int:
         ctx.vars = dict(ctx.vars)
-        ctx.vars[self.name] = self.value.evaluate(g, ctx)
+        v = self.value.evaluate(g, ctx)
+        ctx.vars[self.name] = saturated(v) if type(v) is int else v  # a loop doubling it stays bounded
         return 0
 
 

@@ -163,7 +163,8 @@ class Statements(Phrases):
             if who.startswith(("each ", "all ")):
                 # "+1 Power for each foe" is the printed wording of +1 Power for *you*, once per
                 # foe; a change to each of several players reads as theirs
-                return f"{who} gets {text}" if s.cards is None else f"{who} gets {text} on {self.cards(s.cards, ctx, False)}"
+                on = "" if s.cards is None else f" on {self.cards(s.cards, ctx, False)}"
+                return f"{who} gets {text}{on}"
             text += f" for {who}"
         if s.cards is not None:
             text += f" on {self.cards(s.cards, ctx, False)}"
