@@ -13,7 +13,7 @@ from cardscript.runtime.effects import changes as H
 from cardscript.runtime.effects import choices as Q
 from cardscript.runtime.effects.actionplan import END, WindowPlan
 from cardscript.runtime.effects.selectors import choose_cards
-from cardscript.runtime.errors import MAX_ACTIONS_PER_TURN, MAX_NESTING, PRODUCT_LIMIT, GameOver, RunawayError
+from cardscript.runtime.errors import MAX_ACTIONS_PER_TURN, MAX_NESTING, GameOver, RunawayError
 from cardscript.runtime.game.timing import GrantedAction
 
 #: WindowPlan.options as the runtime defines it (a compiled window runs its finders itself)
@@ -30,9 +30,9 @@ def _counter_add(cx: Compiler, node: Any) -> Fn:
     if node.cards is None and node.players is None and k is not NOT_CONST and isinstance(k, int):
         cdef = cx.d.counters[counter]
         if cdef.per_player and not cdef.per_card:
-            # no bound: the saturation of CounterOps.change
-            return _add_yours(counter, sign * k, -PRODUCT_LIMIT if cdef.low is None else cdef.low,
-                              PRODUCT_LIMIT if cdef.high is None else cdef.high)
+            # A constant (at most MAX_NUMBER) added once a step never reaches CounterOps.change's
+            # saturation within a game's step budget: no test for it.
+            return _add_yours(counter, sign * k, cdef.low, cdef.high)
     amount = cx.expr(node.amount)
     if node.cards is not None:
         cards = cx.cards(node.cards)
