@@ -256,6 +256,20 @@ def error(code: str, message: str, span: Span | None, hint: str = "", expected: 
     return Diagnostic("error", code, message, span, hint or default_hint(code), tuple(expected))
 
 
+def unreadable_path(exc: BaseException) -> Diagnostic | None:
+    """CS001 for a path the system cannot even look up (too long, or not encodable):
+    raised as an ``OSError`` by the first ``stat`` of it, wherever that is; None for any
+    other error (a bug of cardscript's, reported as one)."""
+    import errno
+
+    if not isinstance(exc, OSError) or exc.errno not in (errno.ENAMETOOLONG, errno.EILSEQ):
+        return None
+    name = str(exc.filename or "")
+    shown = name if len(name) <= 80 else f"{name[:60]}... ({len(name):,} characters)"
+    return error("CS001", f"cannot look up {shown!r}: {exc.strerror or exc}", None,
+                 "name a file or folder by a shorter path")
+
+
 def warning(code: str, message: str, span: Span | None, hint: str = "") -> Diagnostic:
     """Build a warning diagnostic; without a hint of its own it gets its code's fix."""
     return Diagnostic("warning", code, message, span, hint or default_hint(code))

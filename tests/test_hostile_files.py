@@ -508,3 +508,31 @@ def test_walks_survive_deep_folders_and_skip_hidden_ones(tmp_path: Path) -> None
             os.rmdir(here)
             here = here.parent
     assert [p.name for p in found] == ["bottom.cards"]
+
+
+def test_a_path_too_long_to_look_up_is_cs001_or_a_usage_error_never_exit_3(tmp_path: Path) -> None:
+    """A path longer than the system's limit (a 300-character name) raised OSError from the
+    first stat of it: exit 3 from play, check and test, and from compile_game (found by a
+    hostile trial). It is CS001 in a check or a scenario, exit 2 on the command line, and a
+    CompileError from the API."""
+    import pytest
+    from click.testing import CliRunner
+
+    import cardscript
+    from cardscript.dsl.cli import main
+    from cardscript.dsl.diagnostics import CompileError
+
+    long = "a" * 300
+    run = CliRunner()
+    for argv in (["play", "injustice", "--with", long, "-q"], ["play", long], ["check", long]):
+        r = run.invoke(main, argv)
+        assert r.exit_code == 2 and "cannot look up" in r.output and "300 characters" in r.output, (argv, r.output)
+    (tmp_path / "s.scenario").write_text(f'scenario "S"\nuses "injustice"\nvariant "{long}.variant"\nplayers 2\n',
+                                         encoding="utf-8")
+    r = run.invoke(main, ["test", str(tmp_path / "s.scenario")])
+    assert r.exit_code == 1 and "CS001" in r.output and "internal error" not in r.output, r.output
+    r = run.invoke(main, ["check", str(tmp_path)])
+    assert r.exit_code == 1 and "CS001" in r.output, r.output
+    with pytest.raises(CompileError) as err:
+        cardscript.compile_game(long * 10)
+    assert err.value.diagnostics[0].code == "CS001"

@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 import click
 
-from cardscript.dsl.diagnostics import CompileError, Diagnostic, internal_message, render
+from cardscript.dsl.diagnostics import CompileError, Diagnostic, internal_message, render, unreadable_path
 from cardscript.dsl.textsafe import terminal
 
 
@@ -58,6 +58,14 @@ def guard(fn: Callable[..., Any]) -> Callable[..., Any]:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             sys.exit(141)
+        except OSError as exc:
+            # a path given (or named by a script) that the system cannot even look up: the
+            # user's mistake (exit 2), not cardscript's
+            unreadable = unreadable_path(exc)
+            if unreadable is None:
+                internal_error(exc)
+            click.echo(f"Error: {unreadable.message}", err=True)
+            sys.exit(2)
         except Exception as exc:  # noqa: BLE001 -- an internal error, not the user's: reported as one
             from cardscript.runtime.errors import RunawayError
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardscript.dsl.diagnostics import CompileError, Diagnostic, Span, error, warning
+from cardscript.dsl.diagnostics import CompileError, Diagnostic, Span, error, unreadable_path, warning
 from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.loader import (
     SCRIPT_SUFFIXES,
@@ -69,9 +69,15 @@ def compile_game(game: str, extra: list[Path] | None = None,
         (definition, warnings, program).
 
     Raises:
-        CompileError: when any diagnostic is an error.
+        CompileError: when any diagnostic is an error (CS001 for a path too long to look up).
     """
-    program = load_program(resolve_game(game), extra, mixed)
+    try:
+        program = load_program(resolve_game(game), extra, mixed)
+    except OSError as exc:  # a path too long to look up: CS001, as any path not found
+        unreadable = unreadable_path(exc)
+        if unreadable is None:
+            raise
+        raise CompileError([unreadable]) from None
     if program.mixed:  # mixed-in cards take what they need from their own set's rules
         from cardscript.dsl.front.mixing import compile_mixed
 
@@ -283,6 +289,12 @@ def _check_paths(paths: list[str]) -> CheckReport:
                 rep.diagnostics.extend(exc.diagnostics)
                 rep.files.append(str(f))
                 rep.files.extend(d.span.file for d in exc.diagnostics if d.span is not None)
+            except OSError as exc:  # a path a script names, too long to look up: its mistake
+                unreadable = unreadable_path(exc)
+                if unreadable is None:
+                    raise
+                rep.diagnostics.append(unreadable)
+                rep.files.append(str(f))
     rep.files = sorted(set(rep.files))
     seen: set[tuple[Any, ...]] = set()
     unique = []

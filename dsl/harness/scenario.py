@@ -24,6 +24,7 @@ from cardscript.dsl.diagnostics import (
     runaway,
     runaway_position,
     span_at,
+    unreadable_path,
     warning,
 )
 from cardscript.dsl.files import walk
@@ -100,6 +101,11 @@ def run_scenario(path: str | Path, trace: bool = False) -> ScenarioResult:
         return _run(path, res, trace)
     except Exception as exc:  # noqa: BLE001 -- an internal error: report it as one, keep the run going
         import traceback
+
+        unreadable = unreadable_path(exc)  # a path too long to look up: the scenario's mistake
+        if unreadable is not None:
+            res.diagnostics.append(unreadable)
+            return res
 
         where = traceback.extract_tb(exc.__traceback__)[-1]
         res.internal = "".join(traceback.format_exception(exc))
