@@ -536,3 +536,20 @@ def test_a_path_too_long_to_look_up_is_cs001_or_a_usage_error_never_exit_3(tmp_p
     with pytest.raises(CompileError) as err:
         cardscript.compile_game(long * 10)
     assert err.value.diagnostics[0].code == "CS001"
+
+
+def test_a_number_too_long_in_a_manifest_is_cs004(tmp_path: Path) -> None:
+    """A 5,000-digit number in cardscript.toml (a version part, a required version, a TOML
+    integer) passed Python's 4,300-digit limit of int() and gave exit 3 (found by a hostile
+    trial). Each is CS004: a version part has at most 9 digits."""
+    from click.testing import CliRunner
+
+    from cardscript.dsl.cli import main
+
+    big = "9" * 5000
+    (tmp_path / "p.cards").write_text('expansion "P"\nuses "injustice"\n', encoding="utf-8")
+    for extra in (f'version = "{big}.0.0"', f'version = "1.0.0"\nrequires = ["base >= {big}"]',
+                  f'version = "1.0.0"\nx = {big}'):
+        (tmp_path / "cardscript.toml").write_text(f'name = "p"\ngame = "injustice"\n{extra}\n', encoding="utf-8")
+        r = CliRunner().invoke(main, ["check", str(tmp_path)])
+        assert r.exit_code == 1 and "CS004" in r.output and "internal error" not in r.output, (extra, r.output[-300:])

@@ -168,6 +168,9 @@ def _read_manifest(path: Path) -> tuple[Manifest | None, list[Diagnostic], str]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         return None, [_toml_error(exc, text, file)], text
+    except ValueError:  # an integer past Python's 4,300 digits of int(): no manifest value is one
+        return None, [error("CS004", "bad manifest: a number too long to read", Span(file, 1, 1, 1, 2),
+                            "a manifest holds text and lists of text: name, version, game")], text
     except RecursionError:  # tomllib recurses once per nested array or table
         return None, [error("CS004", "not valid TOML for a manifest: values nested too deeply",
                             Span(file, 1, 1, 1, 2), "a manifest holds text and lists of text")], text
