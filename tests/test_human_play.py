@@ -280,3 +280,13 @@ def test_resume_of_a_missing_file_is_a_usage_error_as_replay_of_one_is(tmp_path)
     for argv in (["play", "--resume", missing], ["replay", missing]):
         r = CliRunner().invoke(main, argv)
         assert r.exit_code == 2 and "does not exist" in r.output, (argv, r.output)
+
+
+def test_log_and_log_for_one_file_is_a_usage_error(tmp_path) -> None:
+    """'--log F --log-for 1 ./F': the seat's log overwrote the game's, and replay then said
+    the file was not a log (found by a hostile trial). A usage error now, nothing written."""
+    f = tmp_path / "y.jsonl"
+    r = CliRunner().invoke(main, ["play", "injustice", "-q", "--log", str(f), "--log-for", "1",
+                                  str(tmp_path / "." / "y.jsonl")])
+    assert r.exit_code == 2 and "give each its own file" in r.output, r.output
+    assert not f.exists()

@@ -6,6 +6,7 @@ scenarios), with the score and summary tables they print (registered on the grou
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from contextlib import closing
@@ -108,6 +109,12 @@ def play(game: str | None, players: int | None, seed: int, bots: str, humans: tu
             raise click.BadParameter(f"seat {log_for[0]}: a game of {n} players has seats 1 to {n}",
                                      param_hint="--log-for")
         check_writable(log_for[1], "--log-for")
+        both = (log_file or "", log_for[1])
+        if log_file and (log_file == log_for[1] == "-" or
+                         ("-" not in both and os.path.realpath(both[0]) == os.path.realpath(both[1]))):
+            # the second would overwrite the first: the game's log lost, a seat's left
+            raise click.BadParameter(f"{log_for[1]} is the file of --log {log_file} too: give each its own file",
+                                     param_hint="--log-for")
         seat_log = SeatLog(engine.game, log_for[0] - 1)
         engine.game.listeners.append(seat_log)
     # a log written to stdout stays JSON lines: what is for the reader goes to stderr then
