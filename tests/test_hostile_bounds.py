@@ -402,3 +402,13 @@ def test_replaces_is_a_keyword_that_fmt_keeps() -> None:
     (effect,) = build(text).items
     assert effect.replaces and [type(i).__name__ for i in effect.pattern] == ["Word", "Slot", "Slot"]
     assert format_text(text) == text
+
+
+@pytest.mark.parametrize("line", ["counter power: per player, 0..3", "zone hand: shared, public",
+                                  "zone discard: per player, public", "attribute cost = 5"])
+def test_an_expansion_cannot_silently_redefine_a_ruleset_declaration(tmp_path: Path, line: str) -> None:
+    """'counter power: per player, 0..3' in an expansion capped every player's Power at 3
+    for the whole game without a word (the game's own counters gave CS203; the ruleset's,
+    dc-core's, were replaced; found by a hostile trial). CS203 at the expansion's line."""
+    d = _one(_expansion(tmp_path, line + "\n"), "CS203")
+    assert d.span.line == 4 and "an expansion cannot redefine" in d.message and "dc-core/core.rules:" in d.hint

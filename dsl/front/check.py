@@ -121,6 +121,15 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
         prev = owners.get((what, name))
         if prev is not None:
             prank, pspan = prev
+            if kind == "expansion" and prank < rank and what not in ("effect", "card"):
+                # an expansion adds and replaces nothing: a ruleset's zone, counter or rule
+                # redefined by it changed the whole game without a word (effects and cards
+                # have their own rules: 'replaces', qualified names)
+                diags.append(error("CS203", f"{what} {shown!r} is defined twice: an expansion cannot redefine "
+                                   f"the {what} of its game's ruleset", span,
+                                   f"first defined at {pspan.file}:{pspan.line}; use it as it is, or give "
+                                   "yours another name"))
+                return False
             if rank < prank:
                 return False
             if rank == prank:
