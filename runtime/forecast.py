@@ -119,6 +119,10 @@ def _decision(key: int, serial: int) -> tuple[Game, int, Decision]:
     return g, s.seat, s.decision
 
 
+#: the steps one option's lookahead may take past its decision (a runaway past it: the option
+#: is never worth taking)
+LOOKAHEAD_STEPS = 20_000
+
 #: the hidden places of the decision forecast last (every option of a decision has the same)
 _last: tuple[tuple[int, int], list[list[tuple[int, int]]]] = ((0, 0), [])
 
@@ -157,7 +161,11 @@ def _play(key: int, serial: int, picks: list[int], seed: int, turns: int, policy
 
     agents = [_policy(policy, p, seed) for p in range(g.n)]
     try:
-        f = fork(g, then=[picks], agents=agents, until=until, arrive=arrive)
+        # one option's lookahead may spend LOOKAHEAD_STEPS past the decision, not what is left
+        # of the game's budget: a script whose action costs a million steps is not played out
+        # sixteen times a decision (a whole game of the built-in games takes under 100,000)
+        f = fork(g, then=[picks], agents=agents, until=until, arrive=arrive,
+                 step_limit=min(g.step_limit, g.steps + LOOKAHEAD_STEPS))
     except RunawayError:
         if holdings is not None:
             holdings.append(-1)

@@ -264,3 +264,42 @@ def test_the_ladder_counts_outcome_tiers_in_a_cooperative_game() -> None:
     tiers = out["outcomes"]["random"]["tiers"]
     assert sum(t["count"] for t in tiers.values()) == 3
     assert list(tiers) == [text for text, _ in d.outcomes]
+
+
+def test_a_lookahead_spends_a_bounded_budget_not_the_games(tmp_path: Path) -> None:
+    """An action costing 100,000 steps: each of the greedy bot's lookaheads got what was left
+    of the game's budget, and one game ran for more than 7 minutes (found by a hostile trial).
+    One option's lookahead now has LOOKAHEAD_STEPS past its decision: the trap is valued as a
+    runaway (never worth taking), and a turn takes seconds."""
+    import time
+
+    from cardscript.runtime import forecast
+    from cardscript.runtime.agents import make_agents
+
+    (tmp_path / "cardscript.toml").write_text('name = "gt"\nversion = "0.1.0"\ngame = "injustice"\n',
+                                              encoding="utf-8")
+    (tmp_path / "cards.cards").write_text('expansion "GT"\nuses "injustice"\n'
+                                          'action "trap": repeat 1000: repeat 100: set your power to 0\n',
+                                          encoding="utf-8")
+    from cardscript.runtime.game import forks
+
+    d = cardscript.compile_game("injustice", expansions=[tmp_path])
+    limits: list[tuple[int, int]] = []  # (the decision's steps, its lookahead's budget)
+    real = forks.fork
+
+    def fork(game: Any, *args: Any, **kw: Any) -> Any:
+        limits.append((game.steps, kw.get("step_limit") or game.step_limit))
+        return real(game, *args, **kw)
+
+    start = time.process_time()
+    e = Engine(d, 2, make_agents(["greedy"], 2), 1, log=False)
+    e.setup()
+    forks.fork = fork
+    try:
+        e.play_turns(4)
+    finally:
+        forks.fork = real
+    assert e.game.turn == 4 and time.process_time() - start < 20  # before: about 30 s
+    assert len(limits) > 20 and all(limit - at <= forecast.LOOKAHEAD_STEPS for at, limit in limits)
+    assert e.game.steps < 500_000  # the game itself never took the trap (100,000 steps each)
+    assert forecast.LOOKAHEAD_STEPS <= 50_000

@@ -143,7 +143,8 @@ def resume(game: Game, checkpoint: Snapshot, agents: Sequence[Agent] | None = No
 
 def fork(game: Game, at: Snapshot | None = None, then: Sequence[Sequence[int]] = (),
          agents: Sequence[Agent] | None = None, until: Callable[[Game, Decision], bool] | None = None,
-         log: bool = False, arrive: Callable[[Game, Decision], None] | None = None) -> Fork:
+         log: bool = False, arrive: Callable[[Game, Decision], None] | None = None,
+         step_limit: int | None = None) -> Fork:
     """Replay a recorded game to a decision on a fresh game, answer it as told, play on.
 
     The fork point is the decision being asked when ``at`` was taken (or, taken between
@@ -165,6 +166,8 @@ def fork(game: Game, at: Snapshot | None = None, then: Sequence[Sequence[int]] =
         arrive: called once with the forked game and decision at the fork point, before it is
             answered (the forecast of :mod:`cardscript.runtime.forecast` resamples the hidden
             cards there).
+        step_limit: the fork's step budget (default: the game's), counted from the game's
+            start as the game's is: a lookahead bounds what one option may cost with it.
 
     Returns:
         A :class:`Fork`: the game, the decision it stopped at, the result if it ended.
@@ -188,7 +191,8 @@ def fork(game: Game, at: Snapshot | None = None, then: Sequence[Sequence[int]] =
         from cardscript.runtime.engine import Engine
 
         assert s.start_first is not None
-        eng = Engine(game.d, game.n, [agent] * game.n, s.atoms[_SEED], log, s.start_first, game.step_limit)
+        eng = Engine(game.d, game.n, [agent] * game.n, s.atoms[_SEED], log, s.start_first,
+                     game.step_limit if step_limit is None else step_limit)
         eng.game.record(s.start_first)
         _replaying(eng.game, agent)
         run: Callable[[], Result] = eng.run
@@ -197,6 +201,8 @@ def fork(game: Game, at: Snapshot | None = None, then: Sequence[Sequence[int]] =
         child.logging = log
         child.agents = [agent] * game.n
         child.restore(start)
+        if step_limit is not None:
+            child.step_limit = step_limit
         _replaying(child, agent)
         eng = _engine(child, start.next_player)
         run = lambda: _play_on(eng)  # noqa: E731
