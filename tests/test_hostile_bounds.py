@@ -412,3 +412,14 @@ def test_an_expansion_cannot_silently_redefine_a_ruleset_declaration(tmp_path: P
     dc-core's, were replaced; found by a hostile trial). CS203 at the expansion's line."""
     d = _one(_expansion(tmp_path, line + "\n"), "CS203")
     assert d.span.line == 4 and "an expansion cannot redefine" in d.message and "dc-core/core.rules:" in d.hint
+
+
+@pytest.mark.parametrize("line,says", [
+    ('action "end turn": +1 power', "the label of the option that ends the turn"),
+    ('action "play Heavy Punch": +5 power', "the label of action 'play' on the card 'Heavy Punch'"),
+])
+def test_an_action_cannot_take_another_options_label(tmp_path: Path, line: str, says: str) -> None:
+    """An expansion's 'action "end turn"' showed in the menu next to the real one, and a
+    scenario's answer "end turn" picked it (found by a hostile trial). CS203 at its line."""
+    d = _one(_expansion(tmp_path, line + "\n"), "CS203")
+    assert d.span.line == 4 and says in d.message

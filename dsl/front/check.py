@@ -284,7 +284,28 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
     sym.setups = [setups[k] for k in setup_order if k in setups]
     diags.extend(_scenario_players(game_players[1], scenario_players))
     diags.extend(_add_after(sym, afters))
+    diags.extend(_action_labels(sym))
     return sym, diags
+
+
+def _action_labels(sym: Symbols) -> list[Diagnostic]:
+    """CS203 for an action whose label is another option's: 'end turn' (the option that ends
+    the window), or 'NAME CARD' of an action that chooses a card ('play Heavy Punch'): a
+    menu, a log and a scenario's answer could not tell the two apart."""
+    out: list[Diagnostic] = []
+    choosing = [a.name for a in sym.actions if a.choose is not None]
+    names = {cd.name for cd in sym.cards.values()} | set(sym.cards)
+    for a in sym.actions:
+        if a.name == "end turn":
+            out.append(error("CS203", "action 'end turn' has the label of the option that ends the turn", a.span,
+                             "give the action another name"))
+            continue
+        for pre in choosing:
+            if a.name.startswith(pre + " ") and a.name[len(pre) + 1:] in names:
+                out.append(error("CS203", f"action {a.name!r} has the label of action {pre!r} on the card "
+                                          f"{a.name[len(pre) + 1:]!r}", a.span, "give the action another name"))
+                break
+    return out
 
 
 def _add_after(sym: Symbols, afters: list[A.EffectDef]) -> list[Diagnostic]:
