@@ -142,3 +142,48 @@ def test_analyze_writes_atomically_and_refuses_bad_input(injustice_results: Path
     bad.write_text('{"t": "game"}\n')
     res = CliRunner().invoke(main, ["analyze", str(bad)])
     assert res.exit_code == 2 and "not a results file" in res.output and "Traceback" not in res.output
+
+
+@pytest.fixture(scope="module")
+def results_lines(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    out = tmp_path_factory.mktemp("res") / "r.jsonl"
+    r = CliRunner().invoke(main, ["simulate", "injustice", "-n", "3", "-j", "1", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    return out.read_text(encoding="utf-8").splitlines()
+
+
+def _tampered(change: str, row: dict) -> None:
+    if change == "scores as texts":
+        row["scores"] = ["a", "b"]
+    elif change == "turns as text":
+        row["turns"] = "x"
+    elif change == "a 400-digit score":
+        row["scores"] = [10**400, 1]
+    elif change == "per_seat 1000 times":
+        row["per_seat"] = row["per_seat"] * 500
+    elif change == "chosen a list":
+        row["per_seat"][0]["chosen"] = [1, 2]
+
+
+@pytest.mark.parametrize("change", ["scores as texts", "turns as text", "a 400-digit score", "per_seat 1000 times",
+                                    "chosen a list", "nested 100,000 deep"])
+@pytest.mark.parametrize("command", ["analyze", "resume"])
+def test_a_tampered_row_is_a_usage_error_never_exit_3(results_lines: list[str], tmp_path: Path, change: str,
+                                                      command: str) -> None:
+    """'analyze' and 'simulate --resume' read a results file's rows as they were: a row
+    edited by hand (texts for numbers, a huge number, more seats than the run's, a list
+    nested 100,000 deep) gave a TypeError, OverflowError, IndexError or RecursionError, exit 3
+    (found by a hostile trial). It is 'not a game's row' at its line, exit 2."""
+    lines = list(results_lines)
+    if change == "nested 100,000 deep":
+        lines[1] = "[" * 100_000 + "]" * 100_000
+    else:
+        row = json.loads(lines[1])
+        _tampered(change, row)
+        lines[1] = json.dumps(row)
+    f = tmp_path / "r.jsonl"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    argv = ["analyze", str(f)] if command == "analyze" else \
+        ["simulate", "injustice", "-n", "4", "-j", "1", "--out", str(f), "--resume"]
+    r = CliRunner().invoke(main, argv)
+    assert r.exit_code == 2 and f"{f.name}:2: not a" in r.output and "internal error" not in r.output, r.output[-400:]
