@@ -423,3 +423,16 @@ def test_an_action_cannot_take_another_options_label(tmp_path: Path, line: str, 
     scenario's answer "end turn" picked it (found by a hostile trial). CS203 at its line."""
     d = _one(_expansion(tmp_path, line + "\n"), "CS203")
     assert d.span.line == 4 and says in d.message
+
+
+@pytest.mark.parametrize("extra,line,says", [
+    ('card "' + "A" * 101 + '": hero\n  play: +1 power\n', 0, "a card name of 101 characters: at most 100"),
+    ('action "' + "a" * 101 + '": +1 power\n', 0, "an action name of 101 characters: at most 100"),
+    ('card "B": hero\n  play: mark you "' + "m" * 1001 + '" this turn\n', 1, "a text of 1,001 characters: at most 1,000"),
+], ids=["card-name", "action-name", "text"])
+def test_names_and_texts_are_bounded(tmp_path: Path, extra: str, line: int, says: str) -> None:
+    """Ten cards named by 100,000 characters each (1 MB of script) took 1.1 GB in a game: every
+    option of every decision is labelled with its card's name, and a log keeps the labels
+    (found by a hostile trial). A name is at most 100 characters, any text 1,000: CS209."""
+    d = _one(_game(tmp_path, extra), "CS209")
+    assert says in d.message and d.span.line == LINE + line

@@ -37,6 +37,11 @@ MAX_PLAYERS = 100
 MAX_SLOTS = 1_000_000
 #: Iterations of nested constant ``repeat`` loops, through the effects they call.
 MAX_REPEAT_PRODUCT = 100_000
+#: Characters of a card's or an action's name: each option of a decision is labelled with
+#: them, and a log keeps every label (a 100,000-character name took a GB in a game).
+MAX_NAME = 100
+#: Characters of any quoted text.
+MAX_TEXT = 1_000
 
 # Statements that hold a body: each one nests the statements of its body one level deeper.
 _NESTING = frozenset({"if_stmt", "otherwise", "for_players", "for_cards", "repeat", "call_block", "choose",
@@ -95,6 +100,8 @@ def check_tree(tree: Tree, text: str, filename: str) -> None:
                 stack.append((kid, depth + 1, blocks))
             elif isinstance(kid, Token) and kid.type == "INT":
                 diags.extend(_number(kid, node.data, filename))
+            elif isinstance(kid, Token) and kid.type == "STRING" and len(kid) > MAX_NAME + 2:
+                diags.extend(_text(kid, node, filename))
     if diags:
         raise CompileError(sorted(diags, key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0)))
 
@@ -113,6 +120,22 @@ def _number(tok: Token, rule: str, filename: str) -> list[Diagnostic]:
                       f"a game has at most {MAX_COMPONENTS:,} components in all")]
     if rule == "players" and value > MAX_PLAYERS:
         return [error("CS209", f"{value:,} players: a game seats at most {MAX_PLAYERS}", span)]
+    return []
+
+
+def _text(tok: Token, node: Tree, filename: str) -> list[Diagnostic]:
+    """CS209 for a card's or an action's name over :data:`MAX_NAME` characters (the first
+    text of a ``card`` or ``action``), or any text over :data:`MAX_TEXT`."""
+    span = Span(filename, tok.line or 1, tok.column or 1, tok.line or 1, (tok.column or 1) + 1)
+    size = len(tok) - 2  # the quotes
+    named = node.data in ("card", "card_action", "plain_action") and node.children and node.children[0] is tok
+    if named:
+        what = "a card" if node.data == "card" else "an action"
+        return [error("CS209", f"{what} name of {size:,} characters: at most {MAX_NAME}", span,
+                      "each option of a decision is labelled with it: a printed card's name is a few words")]
+    if size > MAX_TEXT:
+        return [error("CS209", f"a text of {size:,} characters: at most {MAX_TEXT:,}", span,
+                      "shorten it: a script's texts are names, prompts and printed wordings")]
     return []
 
 
