@@ -436,3 +436,10 @@ def test_names_and_texts_are_bounded(tmp_path: Path, extra: str, line: int, says
     (found by a hostile trial). A name is at most 100 characters, any text 1,000: CS209."""
     d = _one(_game(tmp_path, extra), "CS209")
     assert says in d.message and d.span.line == LINE + line
+
+
+def test_a_parameter_named_twice_is_cs203(tmp_path: Path) -> None:
+    """'effect foo {N: number} and {N: number}' was accepted, and its body read one of the
+    two arguments (found by a hostile trial). CS203 at the second."""
+    d = _one(_expansion(tmp_path, "effect foo {N: number} and {N: number}:\n  +N power\n"), "CS203")
+    assert d.span.line == 4 and "parameter 'N' is named twice" in d.message and d.span.column == 28

@@ -17,6 +17,7 @@ from cardscript.dsl.front import ast as A
 from cardscript.dsl.front.agree import agree, corrections, in_digits
 from cardscript.dsl.front.ast.scenario import Step
 from cardscript.dsl.front.hints import unmatched_hint
+from cardscript.dsl.front.names import action_labels, twice_named
 from cardscript.dsl.front.patterns import (
     _BUILTIN_SPAN,
     BUILTINS,
@@ -194,6 +195,7 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
                     if isinstance(it, A.Slot) and it.type not in SLOT_KINDS:
                         diags.append(error("CS204", f"unknown parameter kind {it.type!r}", it.span,
                                            did_you_mean(it.type, SLOT_KINDS) or "use one of: " + ", ".join(SLOT_KINDS)))
+                diags.extend(twice_named(item.pattern))
                 k = sig.full_key
                 diags.extend(_replacing(item, sig, owners.get(("effect", k)), RANK.get(kind, 0)))
                 if claim("effect", k, item.span, kind, sig.display):
@@ -284,28 +286,9 @@ def collect(scripts: list[A.Script], mixed: frozenset[str] = frozenset()) -> tup
     sym.setups = [setups[k] for k in setup_order if k in setups]
     diags.extend(_scenario_players(game_players[1], scenario_players))
     diags.extend(_add_after(sym, afters))
-    diags.extend(_action_labels(sym))
+    diags.extend(action_labels(sym.actions, sym.cards))
     return sym, diags
 
-
-def _action_labels(sym: Symbols) -> list[Diagnostic]:
-    """CS203 for an action whose label is another option's: 'end turn' (the option that ends
-    the window), or 'NAME CARD' of an action that chooses a card ('play Heavy Punch'): a
-    menu, a log and a scenario's answer could not tell the two apart."""
-    out: list[Diagnostic] = []
-    choosing = [a.name for a in sym.actions if a.choose is not None]
-    names = {cd.name for cd in sym.cards.values()} | set(sym.cards)
-    for a in sym.actions:
-        if a.name == "end turn":
-            out.append(error("CS203", "action 'end turn' has the label of the option that ends the turn", a.span,
-                             "give the action another name"))
-            continue
-        for pre in choosing:
-            if a.name.startswith(pre + " ") and a.name[len(pre) + 1:] in names:
-                out.append(error("CS203", f"action {a.name!r} has the label of action {pre!r} on the card "
-                                          f"{a.name[len(pre) + 1:]!r}", a.span, "give the action another name"))
-                break
-    return out
 
 
 def _add_after(sym: Symbols, afters: list[A.EffectDef]) -> list[Diagnostic]:
