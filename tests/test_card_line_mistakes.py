@@ -48,3 +48,21 @@ def test_a_script_without_a_game_header_played_as_a_game_names_its_file(tmp_path
     assert f"{path}:1:1: error[CS207]: {path} has no 'game' header" in run.output and "Traceback" not in run.output
     run = CliRunner().invoke(main, ["render", str(tmp_path / "empty.cards")])
     assert run.exit_code == (1 if not text else 0), run.output  # nothing to render is an error
+
+
+@pytest.mark.parametrize("play,says", [
+    ("+1 power for each villain in your discard", "is '+(count all villain in your discard) power'"),
+    ("+2 power for each hero in your hand", "'+N COUNTER for each foe' changes each foe's counter"),
+    ("destroy a card from your hand or your discard", "several zones are joined with 'and'"),
+    ("destroy a card in your hand or discard", "several zones are joined with 'and'"),
+])
+def test_a_printed_wording_written_as_printed_gets_the_languages_form(tmp_path: Path, play: str, says: str) -> None:
+    """What a new user writes first for "+1 Power for each Villain in your discard pile" and
+    "in your hand or discard pile" was a CS101 with no hint or a misleading one ("did you
+    forget ':'?"; found by a fan expansion's trial). The hint names the form to write."""
+    path = tmp_path / "fan.cards"
+    path.write_text(f'expansion "Fan"\nuses "injustice"\ncard "A": hero, cost 2\n  play: {play}\n', encoding="utf-8")
+    with pytest.raises(CompileError) as err:
+        compile_game("injustice", [path])
+    (d,) = err.value.diagnostics
+    assert d.code == "CS101" and says in d.hint, d.hint

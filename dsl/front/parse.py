@@ -173,6 +173,8 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, filename: str):
             hint = _dashed_label(text, line, col)
         elif _foreign_word(text, line, tok):
             hint = _foreign_word(text, line, tok)
+        elif _printed_wording(text, tok):
+            hint = _printed_wording(text, tok)
         elif "':'" in expected:
             hint = "did you forget ':' before the statements?"
         return error("CS101", msg, Span(filename, line, col, line, col + width), hint, expected)
@@ -241,6 +243,25 @@ def _unicode_name(ch: str) -> str:
     import unicodedata
 
     return f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed character')}"
+
+
+#: '+1 power for each villain ...': a counter change 'for each' of what is not a player
+_FOR_EACH_CARD = re.compile(r"[+-]\s*(\d+|\w+)\s+[\w-]+\s+for\s+each\s*$")
+#: 'from your hand or your discard': zones joined with 'or'
+_ZONES_OR = re.compile(r"\b(from|in)\s+(your|their|the)\s+[\w-]+\s*$")
+
+
+def _printed_wording(text: str, tok: Token) -> str:
+    """The hint for a card's printed wording the language writes another way, at ``tok``:
+    "+1 Power for each Villain in your discard pile" (a count in the amount), "in your hand
+    or discard pile" (zones joined with 'and'); '' for any other place."""
+    before = text[:tok.start_pos].rsplit("\n", 1)[-1]
+    if _FOR_EACH_CARD.search(before):
+        return ("'+N COUNTER for each foe' changes each foe's counter; \"+1 Power for each Villain in your "
+                "discard pile\" is '+(count all villain in your discard) power'")
+    if str(tok.value) == "or" and _ZONES_OR.search(before):
+        return "several zones are joined with 'and': 'from your hand and your discard' (it reads \"or\" on the card)"
+    return ""
 
 
 def _lookalike_hint(ch: str) -> str:
