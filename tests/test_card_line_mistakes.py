@@ -51,7 +51,7 @@ def test_a_script_without_a_game_header_played_as_a_game_names_its_file(tmp_path
 
 
 @pytest.mark.parametrize("play,says", [
-    ("+1 power for each villain in your discard", "is '+(count all villain in your discard) power'"),
+    ("+1 power for each villain in your discard", "is '+(count all TYPE in your ZONE) power'"),
     ("+2 power for each hero in your hand", "'+N COUNTER for each foe' changes each foe's counter"),
     ("destroy a card from your hand or your discard", "several zones are joined with 'and'"),
     ("destroy a card in your hand or discard", "several zones are joined with 'and'"),

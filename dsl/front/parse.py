@@ -245,7 +245,7 @@ def _unicode_name(ch: str) -> str:
     return f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed character')}"
 
 
-#: '+1 power for each villain ...': a counter change 'for each' of what is not a player
+#: '+1 power for each gadget ...': a counter change 'for each' of what is not a player
 _FOR_EACH_CARD = re.compile(r"[+-]\s*(\d+|\w+)\s+[\w-]+\s+for\s+each\s*$")
 #: 'from your hand or your discard': zones joined with 'or'
 _ZONES_OR = re.compile(r"\b(from|in)\s+(your|their|the)\s+[\w-]+\s*$")
@@ -253,12 +253,12 @@ _ZONES_OR = re.compile(r"\b(from|in)\s+(your|their|the)\s+[\w-]+\s*$")
 
 def _printed_wording(text: str, tok: Token) -> str:
     """The hint for a card's printed wording the language writes another way, at ``tok``:
-    "+1 Power for each Villain in your discard pile" (a count in the amount), "in your hand
-    or discard pile" (zones joined with 'and'); '' for any other place."""
+    "+1 Power for each Gadget in your hand" (a count in the amount), "in your hand or
+    discard pile" (zones joined with 'and'); '' for any other place."""
     before = text[:tok.start_pos].rsplit("\n", 1)[-1]
     if _FOR_EACH_CARD.search(before):
-        return ("'+N COUNTER for each foe' changes each foe's counter; \"+1 Power for each Villain in your "
-                "discard pile\" is '+(count all villain in your discard) power'")
+        return ("'+N COUNTER for each foe' changes each foe's counter; \"+1 Power for each TYPE in your ZONE\" "
+                "(yours, once per card) is '+(count all TYPE in your ZONE) power'")
     if str(tok.value) == "or" and _ZONES_OR.search(before):
         return "several zones are joined with 'and': 'from your hand and your discard' (it reads \"or\" on the card)"
     return ""
