@@ -553,3 +553,13 @@ def test_a_number_too_long_in_a_manifest_is_cs004(tmp_path: Path) -> None:
         (tmp_path / "cardscript.toml").write_text(f'name = "p"\ngame = "injustice"\n{extra}\n', encoding="utf-8")
         r = CliRunner().invoke(main, ["check", str(tmp_path)])
         assert r.exit_code == 1 and "CS004" in r.output and "internal error" not in r.output, (extra, r.output[-300:])
+
+
+def test_check_paths_of_an_empty_path_is_cs001_as_the_command_line_says() -> None:
+    """check_paths([""]) checked the whole current folder (479 files from the repository's
+    root), where 'cardscript check ""' refuses it (found by a hostile trial). CS001, nothing
+    checked."""
+    from cardscript.dsl.front.pipeline import check_paths
+
+    rep = check_paths([""])
+    assert [d.code for d in rep.diagnostics] == ["CS001"] and rep.files == []

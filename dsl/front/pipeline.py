@@ -308,8 +308,12 @@ def _check_paths(paths: list[str]) -> CheckReport:
 
 
 def _not_checkable(raw: str, p: Path) -> Diagnostic | None:
-    """CS001 for a path that is missing, or neither a folder nor a regular file (a FIFO, a device)."""
+    """CS001 for a path that is missing, empty (it would name the current folder, as the
+    command line refuses it), or neither a folder nor a regular file (a FIFO, a device)."""
     import stat
+
+    if not raw:
+        return error("CS001", "an empty path names no script", None, "give script files or folders of scripts")
 
     try:
         mode = p.stat().st_mode
