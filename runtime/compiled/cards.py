@@ -154,14 +154,9 @@ def _roll(cx: Compiler, node: Any) -> Fn:
     def run(g: Any, ctx: Ctx) -> int:
         n = 0
         card_type = g.card_type
-        if g.rigged or g.logging:  # a scenario's rigged faces, a logged roll: ZoneOps.roll
-            for c in cards(g, ctx):
-                if dice[card_type[c]]:
-                    g.roll(c)
-                    n += 1
-            return n
-        rng = g.rng
-        if type(rng) is not _Random:  # an RNG of another kind (set by its user): its own choice()
+        # a scenario's rigged faces, a logged roll, an RNG of another kind (set by its user, with
+        # its own choice()): ZoneOps.roll
+        if g.rigged or g.logging or type(g.rng) is not _Random:
             for c in cards(g, ctx):
                 if dice[card_type[c]]:
                     g.roll(c)
@@ -170,7 +165,7 @@ def _roll(cx: Compiler, node: Any) -> Fn:
         # ZoneOps.roll of each die, its rng.choice(faces) written out: the draws of CPython's
         # Random.choice (seq[_randbelow(len(seq))], _randbelow_with_getrandbits: bit_length(m)
         # bits until they are below m), as RandomAgent.pick draws them
-        bits = rng.getrandbits
+        bits = g.rng.getrandbits
         face_value = g.face_value
         for c in cards(g, ctx):
             t = card_type[c]

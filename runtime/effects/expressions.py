@@ -7,7 +7,7 @@ from typing import Any
 
 from cardscript.runtime.context import Ctx
 from cardscript.runtime.effects.base import Node, as_number, whose
-from cardscript.runtime.errors import PRODUCT_LIMIT
+from cardscript.runtime.errors import saturated
 from cardscript.runtime.game import Game
 
 
@@ -73,7 +73,7 @@ class Arith(Node):
         if o == "mod":
             return a % b if b else a
         # A product saturates, so that a loop squaring a value cannot grow it without end.
-        return max(-PRODUCT_LIMIT, min(PRODUCT_LIMIT, a * b))
+        return saturated(a * b)
 
 
 class CountCards(Node):

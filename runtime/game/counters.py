@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardscript.runtime.errors import PRODUCT_LIMIT
+from cardscript.runtime.errors import PRODUCT_LIMIT, saturated
 from cardscript.runtime.game.state import GameState
 
 
@@ -45,7 +45,7 @@ class CounterOps(GameState):
         if c.low is not None and new < c.low:
             new = c.low
         if not -PRODUCT_LIMIT <= new <= PRODUCT_LIMIT:  # unbounded: saturates (a loop doubling it)
-            new = PRODUCT_LIMIT if new > 0 else -PRODUCT_LIMIT
+            new = saturated(new)
         values[i] = new
         if new != old:
             who = player if c.per_player else self.owner[player] if c.per_card else -1
