@@ -135,6 +135,29 @@ def test_a_recursion_stops_the_same_way_both_ways(tmp_path: Path) -> None:
     assert "levels deep" in fast[0] and fast[2]
 
 
+def test_a_runaway_in_an_action_of_one_statement_names_it_both_ways(tmp_path: Path) -> None:
+    """An action whose body is one statement runs that statement's closure inline: its step,
+    and the statement's place in the runaway's trail, as its block gives them."""
+    pack = tmp_path / "pinger"
+    pack.mkdir()
+    (pack / "cards.cards").write_text('expansion "pinger"\nuses "injustice"\n\n'
+                                      'action "ping": repeat 300: repeat 300: +1 power\n', encoding="utf-8")
+    (pack / "cardscript.toml").write_text('name = "pinger"\nversion = "1.0.0"\ngame = "injustice"\n', encoding="utf-8")
+    d = cardscript.compile_game("injustice", expansions=[str(pack)])
+
+    def once() -> Any:
+        engine = Engine(d, 2, make_agents(["random"], 2), 1, log=False)
+        with pytest.raises(RunawayError) as info:
+            engine.run()
+        return str(info.value), info.value.chain, info.value.ats, engine.game.steps
+
+    fast = once()
+    with objects():
+        plain = once()
+    assert fast == plain
+    assert "steps" in fast[0] and fast[2][0].endswith("cards.cards:4:16"), fast[2]
+
+
 def _scenario_outcomes() -> Iterator[tuple[str, Any]]:
     for f in scenario_files([str(ROOT / "tests" / "scenarios"), str(ROOT / "tests" / "hostile"),
                              str(ROOT / "examples")]):

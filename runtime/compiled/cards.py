@@ -270,29 +270,39 @@ def _play(cx: Compiler, node: Any) -> Fn:
             inner.did = 0
             inner.since = NO_STATEMENT
             inner.depth = ctx.depth + 1
+            # nested(g, fn, inner, depth), written out: one call fewer per card played
             if waits:
                 if not g.playing:
                     g.play_player = you
                 g.playing += 1
                 done = False
+                g.nesting += depth
                 try:
-                    nested(g, fn, inner, depth)
+                    if g.nesting > MAX_NESTING:
+                        g.too_deep(c)
+                    fn(g, inner)
                     done = True
                 except RunawayError as exc:
                     exc.passing(f"play of {g.card_names[c]}")
                     raise
                 finally:
+                    g.nesting -= depth
                     g.playing -= 1
                     if not g.playing and not done:
                         g.waiting.clear()
                 if not g.playing and g.waiting:
                     g.resolve_waiting()
             else:
+                g.nesting += depth
                 try:
-                    nested(g, fn, inner, depth)
+                    if g.nesting > MAX_NESTING:
+                        g.too_deep(c)
+                    fn(g, inner)
                 except RunawayError as exc:
                     exc.passing(f"play of {g.card_names[c]}")
                     raise
+                finally:
+                    g.nesting -= depth
         emit_play(g, you, c, c)
 
     if it_only:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardscript.runtime.compiled import Fn
+from cardscript.runtime.compiled.blocks import _one
 from cardscript.runtime.compiled.compiler import NOT_CONST, STATEMENTS, Compiler, rule
 from cardscript.runtime.context import NO_STATEMENT, Ctx, new_ctx
 from cardscript.runtime.effects import changes as H
@@ -160,13 +161,19 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
     taken, each game action's body compiled (a granted one runs as its object), then the
     end conditions that end a game at once."""
     immediate = [(cx.cond(c.cond), c.reason) for c in cx.d.end_conditions if c.timing == "immediately"]
-    bodies: dict[int, tuple[Fn, int]] = {}  # id(action) -> (closure, depth) of a game action's body
+    # id(action) -> (closure, depth, at) of a game action's body; a body of one statement is
+    # that statement's closure, run inline with its block's step (at: its positions), for
+    # nobody reads what the block would store in the action's own new context
+    bodies: dict[int, tuple[Fn, int, Any]] = {}
     for act in cx.d.actions:
         body = act.body
         depth = (body._depth if body._depth >= 0 else body.depth()) + 2  # found before compiling plans its calls
-        bodies[id(act)] = (cx.stmt(body), depth)
+        fn = cx.stmt(body)
+        one = _one(cx, body)
+        bodies[id(act)] = (fn, depth, None) if one is None else (one[0], depth, one[1])
     plan_for, Decision, Labels, Values = Q.plan_for, Q.Decision, Q._ActionLabels, Q._ActionValues
-    from cardscript.runtime.effects.choices import kinds_and_values
+    from cardscript.runtime.agents import HeuristicAgent
+    from cardscript.runtime.effects.choices import heuristic_action, kinds_and_values
     from cardscript.runtime.game.decisions import checked
     from cardscript.runtime.observation import _tables
 
@@ -188,6 +195,9 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
         # One that answers by its options' actions and values (the heuristic bot) is handed them alone.
         by_action = direct and not blind and getattr(agent, "by_action", False)
         kinds: dict[int, Any] = _tables(g)[1] if by_action else {}
+        # The heuristic bot's own policy, not a subclass's or an instance's: picked in one pass
+        fused = by_action and type(agent).pick_action is HeuristicAgent.pick_action and \
+            "pick_action" not in getattr(agent, "__dict__", ())
         # the window's compiled finders run here (WindowPlan.options written out), unless
         # options() is not the plan's own (a test that compares every window's options hooks it)
         found = plan.finders[1] if type(plan).options is _PLAIN_OPTIONS else None
@@ -212,7 +222,10 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
                 pick = picks[0]
             elif by_action:
                 g.decisions += 1
-                pick = agent.pick_action(*kinds_and_values(g, options, ctx, plan, kinds))
+                if fused and not (plan.memos or plan.running or g.granted):
+                    pick = heuristic_action(g, options, ctx, plan, kinds)
+                else:
+                    pick = agent.pick_action(*kinds_and_values(g, options, ctx, plan, kinds))
                 if type(pick) is not int or not 0 <= pick < len(options):
                     pick = checked(g, Decision(you, "action", options, Labels(g, options), 1, 1, "action"),
                                    agent, [pick])[0]
@@ -235,7 +248,7 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
                         run_ctx.it, run_ctx.frames = card, [{}]
                     g.run_nested(act.body, run_ctx)
                 else:
-                    fn, depth = compiled
+                    fn, depth, at = compiled
                     run_ctx = new_ctx(Ctx)  # ctx.clone() with 'it' the card and a mark table of its own
                     run_ctx.you = ctx.you
                     run_ctx.them = ctx.them
@@ -250,7 +263,17 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
                     try:
                         if g.nesting > MAX_NESTING:
                             g.too_deep(run_ctx.this)
-                        fn(g, run_ctx)
+                        if at is None:
+                            fn(g, run_ctx)
+                        else:
+                            g.steps += 1
+                            if g.steps > g.step_limit:
+                                g.out_of_steps(run_ctx.this)
+                            try:
+                                fn(g, run_ctx)
+                            except RunawayError as exc:
+                                exc.leaving(at, 0)
+                                raise
                     finally:
                         g.nesting -= depth
             except RunawayError as exc:
