@@ -247,11 +247,14 @@ def write_text(path: str | Path, text: str, keep_mode: bool = False) -> None:
     Args:
         path: the file; ``-`` is standard output.
         text: the content (written as UTF-8).
-        keep_mode: an existing file keeps its permission bits (else: 0o666 less the umask).
+        keep_mode: kept for callers that asked for it: an existing file always keeps its
+            permission bits (a new one gets 0o666 less the umask), so a private output
+            stays private.
 
     Raises:
-        FileProblem: CS001 for a symbolic link, a folder, a full device or any other
-            write error (a temp file is never left behind).
+        FileProblem: CS001 for a symbolic link, a folder, a regular file nobody may write
+            (no write bit: replacing it through a rename would bypass that), a full device
+            or any other write error (a temp file is never left behind).
     """
     data = text.encode("utf-8")
     if str(path) == "-":
@@ -272,7 +275,10 @@ def write_text(path: str | Path, text: str, keep_mode: bool = False) -> None:
     if st is not None and not stat.S_ISREG(st.st_mode):
         _write_through(target, data)
         return
-    _replace(target, data, st.st_mode & 0o7777 if keep_mode and st is not None else None)
+    if st is not None and not st.st_mode & 0o222:
+        raise FileProblem("CS001", f"cannot write {path}: the file is read-only",
+                          "make it writable (chmod u+w) to replace it, or write to another path")
+    _replace(target, data, st.st_mode & 0o7777 if st is not None else None)
 
 
 def _write_through(target: Path, data: bytes) -> None:

@@ -563,3 +563,25 @@ def test_check_paths_of_an_empty_path_is_cs001_as_the_command_line_says() -> Non
 
     rep = check_paths([""])
     assert [d.code for d in rep.diagnostics] == ["CS001"] and rep.files == []
+
+
+def test_an_output_keeps_its_mode_and_a_read_only_one_is_not_replaced(tmp_path: Path) -> None:
+    """A private output stays private when it is written again (the rename of a new file
+    used to leave it 0o644), and a file nobody may write is refused, not replaced
+    through the rename (a hostile trial: `compile -o` over a 0o400 file)."""
+    private = tmp_path / "p.jsonl"
+    private.write_text("old\n", encoding="utf-8")
+    private.chmod(0o640)
+    write_text(private, "new\n")
+    assert private.read_text(encoding="utf-8") == "new\n"
+    assert stat.S_IMODE(private.stat().st_mode) == 0o640
+    locked = tmp_path / "ro.txt"
+    locked.write_text("precious\n", encoding="utf-8")
+    locked.chmod(0o400)
+    with pytest.raises(FileProblem, match="read-only"):
+        write_text(locked, "x\n")
+    assert locked.read_text(encoding="utf-8") == "precious\n"
+    result = CliRunner().invoke(main, ["compile", "injustice", "-o", str(locked)])
+    assert result.exit_code == 1 and "read-only" in result.output, result.output
+    assert locked.read_text(encoding="utf-8") == "precious\n"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp file left
