@@ -136,6 +136,13 @@ def test_expect_after_the_end_still_runs(tmp_path: Path) -> None:
     assert res.passed, errors(res)
 
 
+def test_a_step_that_fails_stops_the_scenario_without_a_second_error_for_its_answers(tmp_path: Path) -> None:
+    # the bad answer stops the scenario at line 10: the answers of line 11, for a step that
+    # never runs, are not also reported left over (a hostile trial: a CS302 at line 12)
+    res = run(tmp_path, ONLY + 'answer "nope", "end turn"\ndo: take actions\nanswer "end turn"\ndo: take actions\n')
+    assert [(c, line) for c, line, _ in errors(res)] == [("CS303", 10)]
+
+
 # ---------------------------------------------------------------- 3. rigged setup
 DEAL = 'setup rig random "Harley Quinn", "Batman", "Batman", "Injustice The Flash"\n'
 KEPT = 'expect count all "Harley Quinn" in your character == 1\n'

@@ -187,6 +187,7 @@ def _run(path: Path, res: ScenarioResult, trace: bool = False) -> ScenarioResult
     res.setup_entries = len(g.log)
     turns = _Turns()
     pending: S.ExpectError | None = None
+    stopped = False
     for st, compiled in steps:
         if isinstance(st, S.ExpectError):
             if pending is not None:
@@ -202,6 +203,7 @@ def _run(path: Path, res: ScenarioResult, trace: bool = False) -> ScenarioResult
             ok = _step(engine, g, st, compiled, queue, res, turns)
         _checked(agent, st, res)
         if not ok:
+            stopped = True
             break
     else:
         if pending is not None:
@@ -211,6 +213,8 @@ def _run(path: Path, res: ScenarioResult, trace: bool = False) -> ScenarioResult
                                          check.span, "put it just before the do:, next turn or finish step "
                                          "whose decision it checks"))
         agent.pending.clear()
+    if stopped:  # a step failed and stopped the scenario: what it left unused is no mistake of its own
+        return res
     if g.rigged:
         sp = next((s.span for s, _ in reversed(steps) if isinstance(s, A.Rig)), None)
         res.diagnostics.append(error("CS302", f"rigged outcomes left over: {g.rigged}", sp,
