@@ -29,6 +29,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 #: The most bytes a script or a manifest may hold (1 MiB; the largest built-in script holds 42 kB).
 MAX_SCRIPT_BYTES = 1 << 20
@@ -115,15 +116,8 @@ def read_bytes(path: str | Path, roots: Iterable[Path] | None = None, limit: int
                               "a script may only read scripts inside its own package; copy the file in "
                               "rather than linking to it")
     try:
-        mode = os.stat(real).st_mode
-        if not stat.S_ISREG(mode):
-            raise FileProblem("CS001", f"cannot read {name}: it is {_kind(mode)}, not a regular file",
-                              "give a script file")
-        # O_NONBLOCK: should the file be swapped for a FIFO after the check, opening it cannot block
-        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+        fd = _open_regular(real, name, "give a script file")
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise FileProblem("CS001", f"cannot read {name}: not a regular file", "give a script file")
             chunks, size = [], 0
             while size <= limit:
                 chunk = os.read(fd, min(1 << 16, limit + 1 - size))
@@ -138,6 +132,41 @@ def read_bytes(path: str | Path, roots: Iterable[Path] | None = None, limit: int
     if size > limit:
         raise _too_big(name, limit)
     return b"".join(chunks)
+
+
+def _open_regular(real: str | Path, name: str, hint: str) -> int:
+    """A read-only descriptor of ``real``, which must be a regular file.
+
+    Raises:
+        FileProblem: CS001 when it is not a regular file.
+        OSError: it cannot be opened.
+    """
+    mode = os.stat(real).st_mode
+    if not stat.S_ISREG(mode):
+        raise FileProblem("CS001", f"cannot read {name}: it is {_kind(mode)}, not a regular file", hint)
+    # O_NONBLOCK: should the file be swapped for a FIFO after the check, opening it cannot block
+    fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise FileProblem("CS001", f"cannot read {name}: not a regular file", hint)
+    return fd
+
+
+def open_regular(path: str | Path, hint: str = "") -> BinaryIO:
+    """``path`` opened for reading in binary, which must be a regular file (a FIFO could
+    block, a device such as ``/dev/zero`` never end): for files too large for
+    :func:`read_bytes`, read as a stream (a results file of ``simulate --out``).
+
+    Raises:
+        FileProblem: CS001 when it is missing, not a regular file or cannot be opened.
+    """
+    try:
+        fd = _open_regular(os.path.realpath(path), str(path), hint)
+    except OSError as exc:
+        raise FileProblem("CS001", f"cannot read {path}: {exc.strerror or exc.__class__.__name__}") from None
+    flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+    fcntl.fcntl(fd, fcntl.F_SETFL, flags & ~os.O_NONBLOCK)
+    return os.fdopen(fd, "rb")
 
 
 def decode(data: bytes, name: str) -> str:

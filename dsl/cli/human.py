@@ -114,11 +114,18 @@ class Session:
             ValueError: the session has no source (a game not started by ``cardscript play``
                 nor given one): it could not be played again.
         """
+        from cardscript.dsl.cli.replaylog import header_sources
         from cardscript.dsl.files import write_text
 
         if self.source is None:
             raise ValueError("this game has no source to save (pass source= to play_human)")
-        write_text(path, json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n")
+        data = self.to_json()
+        # scripts as a log's header holds them: relative to the save's folder when inside it
+        # (the save moves with its scripts), else absolute; --resume reads them back from there
+        stored = header_sources(path, str(data.get("game", "")), tuple(data.get("with", ())),
+                                tuple(data.get("variants", ())), tuple(data.get("mix", ())))
+        data.update((k, v) for k, v in stored.items() if k in data)
+        write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
 class HumanAgent(Agent):

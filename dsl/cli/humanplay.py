@@ -79,7 +79,7 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
     from cardscript.dsl.cli.common import check_writable, compile_with_options, note_inputs
     from cardscript.dsl.cli.humanview import table_info
     from cardscript.dsl.cli.playing import _agents, _check_players
-    from cardscript.dsl.cli.replaylog import fingerprint, write_game_log
+    from cardscript.dsl.cli.replaylog import _is_builtin_game, fingerprint, replay_sources, write_game_log
 
     answers: list[tuple[int, list[int]]] = []
     saved_scripts = None
@@ -89,9 +89,12 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
                                    "or --mix with it")
         data = _read_save(resume)
         note_inputs([resume], "saved game")  # --log FILE must not replace the save it plays
-        game, players, seed, bots = data["game"], data["players"], data["seed"], data["bots"]
-        humans = tuple(data["humans"])
-        with_paths, variants, mixes = tuple(data["with"]), tuple(data["variants"]), tuple(data["mix"])
+        players, seed, bots, humans = data["players"], data["seed"], data["bots"], tuple(data["humans"])
+        # the scripts it names: inside its folder, the current folder or the built-in games, as a log's
+        game, with_paths, variants, mixes = replay_sources(resume, data, what="save file")
+        # a built-in game's name stays a name (in a log's header, a save made again)
+        game = data["game"] if _is_builtin_game(data["game"]) else game
+        mixes = tuple(m if _is_builtin_game(m) else p for m, p in zip(data["mix"], mixes, strict=True))
         answers = [(int(s), [int(i) for i in a]) for s, a in data["answers"]]
         saved_scripts = data.get("scripts")
     if not game:
@@ -166,17 +169,23 @@ def _read_save(path: str) -> dict[str, Any]:
     """
     import click
 
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise click.ClickException(f"cannot read {path}: {exc.strerror or exc}") from None
+    from cardscript.dsl.cli.replaylog import excerpt
+    from cardscript.dsl.files import MAX_LOG_BYTES, FileProblem, read_bytes
+
+    try:  # a regular file (a FIFO would block, /dev/zero never end) of a bounded size
+        data = json.loads(read_bytes(path, limit=MAX_LOG_BYTES).decode())
+    except FileProblem as exc:
+        raise click.ClickException(exc.message) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise click.ClickException(f"{path} is not a save file (not JSON: {exc})") from None
+    except (ValueError, RecursionError):  # a number of too many digits; arrays nested too deeply
+        raise click.ClickException(f"{path} is not a save file (a value too large or nested too deeply)") from None
     version = data.get("cardscript_save") if isinstance(data, dict) else None
     if isinstance(version, int) and not isinstance(version, bool) and version != SAVE_FORMAT:
         raise click.ClickException(f"{path} is a save file of format {version}, written by another version of "
                                    f"cardscript: this one reads format {SAVE_FORMAT}")
-    if not isinstance(data, dict) or data.get("cardscript_save") != SAVE_FORMAT:
+    if not isinstance(data, dict) or type(data.get("cardscript_save")) is not int \
+            or data["cardscript_save"] != SAVE_FORMAT:
         raise click.ClickException(f"{path} is not a save file of this cardscript (written by 'save FILE' "
                                    "during 'cardscript play --human')")
     shapes: dict[str, Any] = {"game": str, "players": int, "seed": int, "bots": str, "humans": list,
@@ -184,8 +193,26 @@ def _read_save(path: str) -> dict[str, Any]:
     for key, kind in shapes.items():
         if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
             raise click.ClickException(f"{path}: the save file's '{key}' is missing or not {_KIND[kind.__name__]}")
-    ok = all(isinstance(a, list) and len(a) == 2 and isinstance(a[0], int) and isinstance(a[1], list)
-             and all(isinstance(i, int) and not isinstance(i, bool) for i in a[1]) for a in data["answers"])
-    if not ok or not all(isinstance(h, int) for h in data["humans"]):
+    for key, (low, high) in _RANGE.items():
+        if not low <= data[key] <= high:
+            raise click.ClickException(f"{path}: the save file's '{key}' is {excerpt(str(data[key]))}, not a whole "
+                                       f"number from {low} to {high}")
+    if not 0 < len(data["game"]) <= 4096:
+        raise click.ClickException(f"{path}: the save file's 'game' is not a game's name or path")
+    for key in ("with", "variants", "mix"):
+        if not all(isinstance(v, str) and 0 < len(v) <= 4096 for v in data[key]):
+            raise click.ClickException(f"{path}: the save file's '{key}' is not a list of names or paths")
+    ok = all(isinstance(a, list) and len(a) == 2 and _whole(a[0]) and isinstance(a[1], list)
+             and all(_whole(i) for i in a[1]) for a in data["answers"])
+    if not ok or not all(_whole(h) for h in data["humans"]):
         raise click.ClickException(f"{path}: the save file's answers or humans are malformed")
     return data
+
+
+#: the bounds of the save file's numbers (a log header's: replaylog.HEADER_SCHEMA)
+_RANGE = {"players": (1, 10_000), "seed": (0, 2 ** 63 - 1)}
+
+
+def _whole(v: Any) -> bool:
+    """A seat or an option's index, as a save file holds one: an int (not a bool) of a sane size."""
+    return type(v) is int and 0 <= v <= 1 << 31

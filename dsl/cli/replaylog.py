@@ -36,7 +36,7 @@ HEADER_SCHEMA: dict[str, Any] = {
     "required": ["t", "cardscript", "game", "players", "seed"],
     "properties": {
         "t": {"const": "header"},
-        "cardscript": {"const": 1},
+        "cardscript": {"type": "integer", "const": 1},
         "game": _NAME,
         "players": {"type": "integer", "minimum": 1, "maximum": 10_000},
         "seed": {"type": "integer", "minimum": 0, "maximum": 2 ** 63 - 1},
@@ -104,7 +104,7 @@ def read_log(log_file: str) -> list[dict[str, Any]]:
         if not entries:
             _check_header(entry, bad)
         elif entry.get("t") == "decision" and not (isinstance(entry.get("chose"), list)
-                                                   and all(isinstance(i, int) for i in entry["chose"])):
+                                                   and all(type(i) is int for i in entry["chose"])):
             raise bad(no, "a decision without its choice")
         entries.append(entry)
     if not entries:
@@ -119,7 +119,7 @@ def _check_header(head: dict[str, Any], bad: Any) -> None:
         raise bad(1, "no header line")
     if head.get("cardscript") != 1:
         raise bad(1, f"log format {excerpt(repr(head.get('cardscript')))}: this cardscript reads format 1")
-    errors = list(jsonschema.Draft202012Validator(HEADER_SCHEMA).iter_errors(head))
+    errors = list(_strict_validator(jsonschema)(HEADER_SCHEMA).iter_errors(head))
     if errors:
         e = min(errors, key=lambda e: [str(p) for p in e.absolute_path])  # the first in the header
         where = "/".join(str(p) for p in e.absolute_path)
@@ -127,6 +127,14 @@ def _check_header(head: dict[str, Any], bad: Any) -> None:
         if e.validator == "additionalProperties":
             raise bad(1, f"{what}has an unknown key: {excerpt(e.message)}")
         raise bad(1, f"{what}is not valid: {excerpt(e.message)}")
+
+
+def _strict_validator(jsonschema: Any) -> Any:
+    """Draft 2020-12, but an "integer" is a real int: JSON Schema counts 1.0 and 5e0 as
+    integers, and a float seed or player count would reach the engine (a TypeError)."""
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine("integer", lambda _, value: type(value) is int)
+    return jsonschema.validators.extend(base, type_checker=checker)
 
 
 # ---------------------------------------------------------------- the scripts a log names
@@ -162,9 +170,10 @@ def header_sources(log_file: str, game: str, with_paths: tuple[str, ...], varian
     return out
 
 
-def replay_sources(log_file: str, head: dict[str, Any]) -> tuple[str, tuple[str, ...], tuple[str, ...],
-                                                                 tuple[str, ...]]:
-    """(game, expansions, variants, mixed sets) to compile for a log's header.
+def replay_sources(log_file: str, head: dict[str, Any], what: str = "log") -> tuple[str, tuple[str, ...],
+                                                                                   tuple[str, ...], tuple[str, ...]]:
+    """(game, expansions, variants, mixed sets) to compile for a log's header (or, with
+    ``what`` "save file", for a save file of ``play --resume``: the same rule holds).
 
     A value with a '/' (or any ``with`` value) is a path relative to the log's folder; a
     game or set name is a built-in game; a variant name is looked up in the game.
@@ -177,16 +186,17 @@ def replay_sources(log_file: str, head: dict[str, Any]) -> tuple[str, tuple[str,
 
     base = Path(os.path.abspath(log_file)).parent
     roots = [base, Path.cwd(), builtin_root()]
+    where, verb = (f"{log_file}:1", "replay a log") if what == "log" else (log_file, f"resume a {what}")
 
     def path(value: str, suffixes: tuple[str, ...]) -> str:
         p = Path(value) if os.path.isabs(value) else base / value
         real = p.resolve()
         if not inside(real, roots):
             raise click.ClickException(
-                f"{log_file}:1: the log names {excerpt(value)!r}, outside the log's folder and the current folder; "
-                "replay a log from the folder holding its scripts, or keep the log beside them")
+                f"{where}: the {what} names {excerpt(value)!r}, outside the {what}'s folder and the current folder; "
+                f"{verb} from the folder holding its scripts, or keep the {what} beside them")
         if real.is_file() and real.suffix not in suffixes:
-            raise click.ClickException(f"{log_file}:1: the log names {excerpt(value)!r}, which is not a script")
+            raise click.ClickException(f"{where}: the {what} names {excerpt(value)!r}, which is not a script")
         return str(p)
 
     def game_or_set(value: str) -> str:

@@ -14,6 +14,10 @@ import json
 import os
 from typing import Any, BinaryIO
 
+from cardscript.dsl.files import FileProblem, open_regular
+
+#: the longest line a results file may hold (a 6-player game's row holds under 100 kB)
+MAX_ROW_BYTES = 16 << 20
 #: the keys of the header that must match for a run to be resumed
 SAME = ("game", "players", "bots", "with", "variants", "mix", "scripts")
 
@@ -46,31 +50,49 @@ def read_results(path: str) -> tuple[dict[str, Any] | None, dict[int, dict[str, 
     (a torn last line, with no newline, is not counted: the run was killed writing it).
 
     Raises:
-        ResultsProblem: a whole line that is not a JSON object, or a row before the header.
+        ResultsProblem: a whole line that is not a JSON object, or a row before the header,
+            a line longer than :data:`MAX_ROW_BYTES`, or ``path`` not a regular file (a
+            FIFO or a device: reading it could block or never end).
         OSError: the file cannot be read.
     """
-    with open(path, "rb") as f:
-        data = f.read()
-    good = data.rfind(b"\n") + 1
     header: dict[str, Any] | None = None
     rows: dict[int, dict[str, Any]] = {}
-    for number, line in enumerate(data[:good].splitlines(), 1):
-        try:
-            row = json.loads(line)
-        except (ValueError, RecursionError):  # not JSON, a number past int()'s digits, nested too deep
-            raise ResultsProblem(f"{path}:{number}: not a row of a results file (JSON lines)") from None
-        if not isinstance(row, dict) or (number == 1) != (row.get("t") == "run"):
-            raise ResultsProblem(f"{path}:{number}: not a results file of 'cardscript simulate --out'")
-        if number == 1:
-            header = row
-        elif row.get("t") in ("game", "failed") and isinstance(row.get("seed"), int):
-            problem = _row_problem(row, header)
-            if problem:
-                raise ResultsProblem(f"{path}:{number}: not a game's row: {problem}")
-            rows[row["seed"]] = row
-        else:
-            raise ResultsProblem(f"{path}:{number}: not a game's row")
+    good = 0
+    try:  # a regular file only (a FIFO would block, /dev/zero never end), read a line at a time
+        f = open_regular(path, "give a results file of 'cardscript simulate --out'")
+    except FileProblem as exc:
+        raise ResultsProblem(exc.message) from None
+    with f:
+        lines = iter(lambda: f.readline(MAX_ROW_BYTES + 1), b"")
+        for number, line in enumerate(lines, 1):
+            if not line.endswith(b"\n"):
+                if len(line) > MAX_ROW_BYTES:
+                    raise ResultsProblem(f"{path}:{number}: not a row of a results file (a line longer than "
+                                         f"{MAX_ROW_BYTES >> 20} MiB)")
+                break  # the torn last line: not counted
+            good += len(line)
+            header = _read_row(path, number, line, header, rows)
     return header, rows, good
+
+
+def _read_row(path: str, number: int, line: bytes, header: dict[str, Any] | None,
+              rows: dict[int, dict[str, Any]]) -> dict[str, Any] | None:
+    """Read line ``number`` of a results file into ``rows``; the header, once read."""
+    try:
+        row = json.loads(line)
+    except (ValueError, RecursionError):  # not JSON, a number past int()'s digits, nested too deep
+        raise ResultsProblem(f"{path}:{number}: not a row of a results file (JSON lines)") from None
+    if not isinstance(row, dict) or (number == 1) != (row.get("t") == "run"):
+        raise ResultsProblem(f"{path}:{number}: not a results file of 'cardscript simulate --out'")
+    if number == 1:
+        return row
+    if row.get("t") in ("game", "failed") and isinstance(row.get("seed"), int):
+        problem = _row_problem(row, header)
+        if problem:
+            raise ResultsProblem(f"{path}:{number}: not a game's row: {problem}")
+        rows[row["seed"]] = row
+        return header
+    raise ResultsProblem(f"{path}:{number}: not a game's row")
 
 
 def _whole(v: Any) -> bool:
@@ -172,6 +194,8 @@ def open_results(path: str, header: dict[str, Any], resume: bool) -> tuple[Resul
         ResultsProblem: as :func:`read_results`, or the file is another batch's.
         OSError: the file cannot be read or written.
     """
+    if resume and os.path.exists(path) and not os.path.isfile(path):  # opening a FIFO to append would block
+        raise ResultsProblem(f"{path} is not a regular file: --resume continues a results file")
     if resume and os.path.exists(path) and os.path.getsize(path) > 0:
         old, rows, good = read_results(path)
         if old is None:  # only a torn header: nothing was played
