@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from cardscript.dsl.cli.common import check_writable, guard, note_inputs, write_atomic
+from cardscript.dsl.cli.common import check_writable, claim_output, guard, note_inputs, write_atomic
 from cardscript.dsl.textsafe import cell
 
 
@@ -42,9 +42,9 @@ def analyze(results: tuple[str, ...], action: str, csv_file: str | None, json_fi
 
     note_inputs(results, "results file")
     for path, option in ((csv_file, "--csv"), (json_file, "--json")):
-        if path:
+        if path is not None:  # an empty one is refused, as every empty path
             check_writable(path, option)
-    html_file = _html_target(html_dir) if html_dir else None
+    html_file = _html_target(html_dir) if html_dir is not None else None
     rows: list[dict[str, Any]] = []
     games: list[str] = []
     for path in results:
@@ -87,6 +87,8 @@ def _html_target(folder: str) -> str:
     """
     import os
 
+    if not folder:
+        raise click.BadParameter("an empty path names no folder", param_hint="--html")
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise click.BadParameter(f"{folder} is not a folder", param_hint="--html")
     target = os.path.join(folder, "index.html")
@@ -99,6 +101,7 @@ def _html_target(folder: str) -> str:
                                  param_hint="--html")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise click.BadParameter(f"cannot make the folder {folder}: {parent} is not writable", param_hint="--html")
+    claim_output(target, "--html")
     return target
 
 

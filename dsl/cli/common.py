@@ -104,6 +104,41 @@ MAX_GAMES = 10_000_000
 #: the type of a --games option
 GAMES = click.IntRange(min=1, max=MAX_GAMES)
 
+#: the most processes per core a --jobs N starts: past a few per core a batch is no faster,
+#: and hundreds of processes (--jobs 200 on two cores) only fill the memory
+JOBS_PER_CORE = 4
+
+
+def check_seeds(seed: int, games: int) -> None:
+    """Refuse a batch whose last seed (``seed + games - 1``: game i plays seed + i) is over
+    the largest seed, 2^63 - 1.
+
+    Raises:
+        click.BadParameter: on ``--seed`` (exit 2), before any game is played.
+    """
+    from cardscript.runtime.errors import MAX_SEED
+
+    if seed + games - 1 > MAX_SEED:
+        raise click.BadParameter(f"{games:,} games from seed {seed} end at seed {seed + games - 1}, over the "
+                                 f"largest seed {MAX_SEED} (2^63 - 1): give --seed at most {MAX_SEED - games + 1}",
+                                 param_hint="--seed")
+
+
+def capped_jobs(jobs: int | None) -> int:
+    """The processes a ``--jobs`` plays on: every core when not given; at most
+    :data:`JOBS_PER_CORE` per core (a note on stderr says so when ``jobs`` is more)."""
+    from cardscript.dsl.sim.pool import default_jobs
+
+    cores = default_jobs()
+    if jobs is None:
+        return cores
+    most = JOBS_PER_CORE * cores
+    if jobs > most:
+        click.echo(f"note: --jobs {jobs} is more than {JOBS_PER_CORE} processes per core ({cores} core(s)): "
+                   f"using {most}", err=True)
+        return most
+    return jobs
+
 
 def variant_option(fn: Any) -> Any:
     fn = click.option("--mix", "mixes", multiple=True, metavar="GAME",
@@ -246,6 +281,25 @@ def refuse_clobber(path: str, option: str) -> None:
         raise click.BadParameter(f"{terminal(path)} would overwrite {what}; choose another file", param_hint=option)
 
 
+def claim_output(path: str, option: str) -> None:
+    """Declare ``path`` the output of ``option``, refusing a path another output option of
+    this command writes too (standard output, ``-``, included): the second file written
+    would replace the first without a word.
+
+    Raises:
+        click.BadParameter: with ``option`` as the parameter (exit 2); nothing is written.
+    """
+    state = _io()
+    if state is None:
+        return
+    for other, other_option in state["outputs"].items():
+        if other_option != option and (other == path == "-" or (
+                "-" not in (other, path) and os.path.realpath(other) == os.path.realpath(path))):
+            raise click.BadParameter(f"{terminal(path)} is the file of {other_option} {terminal(other)} too: "
+                                     "give each its own file", param_hint=option)
+    state["outputs"].setdefault(path, option)
+
+
 def check_writable(path: str, option: str) -> None:
     """Fail early (usage error, before any work) when an output file cannot be written.
 
@@ -257,13 +311,11 @@ def check_writable(path: str, option: str) -> None:
     Raises:
         click.BadParameter: with ``option`` as the parameter (exit 2).
     """
-    if path == "-":
-        return
     if not path:
         raise click.BadParameter("an empty path names no file", param_hint=option)
-    state = _io()
-    if state is not None:
-        state["outputs"].setdefault(path, option)
+    claim_output(path, option)
+    if path == "-":
+        return
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     try:

@@ -13,6 +13,8 @@ import click
 
 from cardscript.dsl.cli.common import (
     GAMES,
+    capped_jobs,
+    check_seeds,
     check_writable,
     compile_with_options,
     debug_requested,
@@ -94,12 +96,13 @@ def compare(game: str, a_with: tuple[str, ...], b_with: tuple[str, ...], a_varia
     from cardscript.dsl.cli.playing import _agents, _check_players
     from cardscript.dsl.sim.compare import card_csv
     from cardscript.dsl.sim.compare import compare as make_report
-    from cardscript.dsl.sim.pool import default_jobs
     from cardscript.dsl.sim.spec import BatchSpec
 
     for path, option in ((csv_file, "--csv"), (json_file, "--json")):
-        if path:
+        if path is not None:  # an empty one is refused, as every empty path
             check_writable(path, option)
+    check_seeds(seed, games)
+    jobs = capped_jobs(jobs)
     paths_a, paths_b = with_paths + a_with, with_paths + b_with
     variants_a, variants_b = variants + a_variants, variants + b_variants
     d_a, cards_a, scripts_a = _version(game, paths_a, variants_a, mixes)
@@ -112,8 +115,8 @@ def compare(game: str, a_with: tuple[str, ...], b_with: tuple[str, ...], a_varia
     seeds = range(seed, seed + games)
     with progress_bar(disable=False) as progress:
         task = progress.add_task(f"{games} seeds under A and B", total=2 * games)
-        rows_a = _play(spec_a, d_a, seeds, jobs or default_jobs(), keep_going, progress, task)
-        rows_b = _play(spec_b, d_b, seeds, jobs or default_jobs(), keep_going, progress, task)
+        rows_a = _play(spec_a, d_a, seeds, jobs, keep_going, progress, task)
+        rows_b = _play(spec_b, d_b, seeds, jobs, keep_going, progress, task)
     report = make_report(rows_a, rows_b, cards_a, cards_b, action)
     report.update(game=game, players=n, bots=bots, seeds=[seed, seed + games - 1], same_scripts=scripts_a == scripts_b,
                   a={"with": list(paths_a), "variants": list(variants_a), "scripts": scripts_a},

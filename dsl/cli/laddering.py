@@ -6,7 +6,7 @@ import json
 
 import click
 
-from cardscript.dsl.cli.common import GAMES, bot_names, compile_with_options, variant_option
+from cardscript.dsl.cli.common import GAMES, bot_names, capped_jobs, check_seeds, compile_with_options, variant_option
 from cardscript.dsl.textsafe import json_text, terminal
 from cardscript.runtime.errors import MAX_SEED
 
@@ -30,8 +30,9 @@ def ladder(game: str, games: int, players: int | None, bots: str, seed: int, job
     """Random vs greedy vs search (or the --bots given): win rates with 95 % Wilson
     intervals, seats alternated, and each bot's µs per decision (docs/bots.md)."""
     from cardscript.dsl.sim.ladder import ladder as run_ladder
-    from cardscript.dsl.sim.pool import default_jobs
 
+    check_seeds(seed, games)
+    jobs = capped_jobs(jobs)
     d, _, _ = compile_with_options(game, with_paths, variants, mixes)
     lo, hi = d.players
     n = players if players is not None else max(lo, min(2, hi))
@@ -39,7 +40,7 @@ def ladder(game: str, games: int, players: int | None, bots: str, seed: int, job
         raise click.BadParameter(f"{terminal(d.name)} is for {lo} to {hi} players, not {n}", param_hint="--players")
     names = bot_names(bots)
     try:
-        out = run_ladder(game, d, names, games, n, jobs or default_jobs(), seed, cost_games, with_paths, variants,
+        out = run_ladder(game, d, names, games, n, jobs, seed, cost_games, with_paths, variants,
                          mixes)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--bots") from None

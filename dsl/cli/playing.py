@@ -6,7 +6,6 @@ scenarios), with the score and summary tables they print (registered on the grou
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from contextlib import closing
@@ -18,6 +17,8 @@ import click
 from cardscript.dsl.cli.common import (
     GAMES,
     bot_names,
+    capped_jobs,
+    check_seeds,
     check_writable,
     compile_with_options,
     debug_requested,
@@ -108,13 +109,8 @@ def play(game: str | None, players: int | None, seed: int, bots: str, humans: tu
         if not 1 <= log_for[0] <= n:
             raise click.BadParameter(f"seat {log_for[0]}: a game of {n} players has seats 1 to {n}",
                                      param_hint="--log-for")
+        # refused when it is the file of --log too: the second would overwrite the first
         check_writable(log_for[1], "--log-for")
-        both = (log_file or "", log_for[1])
-        if log_file and (log_file == log_for[1] == "-" or
-                         ("-" not in both and os.path.realpath(both[0]) == os.path.realpath(both[1]))):
-            # the second would overwrite the first: the game's log lost, a seat's left
-            raise click.BadParameter(f"{log_for[1]} is the file of --log {log_file} too: give each its own file",
-                                     param_hint="--log-for")
         seat_log = SeatLog(engine.game, log_for[0] - 1)
         engine.game.listeners.append(seat_log)
     # a log written to stdout stays JSON lines: what is for the reader goes to stderr then
@@ -214,6 +210,9 @@ def simulate(game: str, games: int, players: int | None, seed: int, bots: str, a
         raise click.BadParameter("give a scheduler's address (tcp://HOST:PORT) or 'local'", param_hint="--scheduler")
     if out_file:
         check_writable(out_file, "--out")
+    check_seeds(seed, games)
+    if scheduler in (None, "local"):  # a scheduler's address: its cluster has its own workers
+        jobs = capped_jobs(jobs)
     d, _, program = compile_with_options(game, with_paths, variants, mixes)
     n = _check_players(d, players)
     names = [a.name for a in _agents(bots, n)]
@@ -370,7 +369,7 @@ def test(paths: tuple[str, ...], fmt: str, verbose: bool = False, jobs: int = 1)
         raise click.UsageError("no .scenario files found")
     failed = internal = 0
     report = []
-    for out in run_scenarios(files, fmt == "text", verbose, jobs):
+    for out in run_scenarios(files, fmt == "text", verbose, capped_jobs(jobs)):
         report.append(out["entry"])
         if not out["passed"]:
             failed += 1

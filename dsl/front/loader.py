@@ -385,7 +385,9 @@ def load_program(main: Path, extra: list[Path] | None = None, mixed: list[Path] 
 
     visit(main, None, root)
     for e in extra or []:  # an expansion's scripts may use scripts inside their own package
-        visit(e, None, package_root(e))
+        # one with no header is added to the game as an expansion is (it ranks with the game:
+        # it can neither replace a card of the game nor lose its own duplicates silently)
+        visit(e, None, package_root(e), "expansion")
     mixed_names = []
     for m in mixed or []:  # another set's card files, mixed in (they rank with the game)
         visit(m, None, package_root(m), "expansion")

@@ -49,6 +49,9 @@ _NESTING = frozenset({"if_stmt", "otherwise", "for_players", "for_cards", "repea
                       "delayed", "grant", "between_turns", "choose_one", "static_when"})
 # Strings and comments first, so that a bracket inside them is not counted.
 _BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[()\[\]]')
+# A card name in the form of a qualified name, 'NAME [SET]' (the quotes included: a
+# script's text has no escapes). Other brackets in a name are the name's own.
+_QUALIFIER = re.compile(r'^".* \[.*\]"$', re.DOTALL)
 
 
 def check_text(text: str, filename: str) -> None:
@@ -102,6 +105,8 @@ def check_tree(tree: Tree, text: str, filename: str) -> None:
                 diags.extend(_number(kid, node.data, filename))
             elif isinstance(kid, Token) and kid.type == "STRING" and len(kid) > MAX_NAME + 2:
                 diags.extend(_text(kid, node, filename))
+            elif isinstance(kid, Token) and kid.type == "STRING" and node.data == "card" and _QUALIFIER.match(kid):
+                diags.extend(_qualified(kid, node, filename))
     if diags:
         raise CompileError(sorted(diags, key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0)))
 
@@ -121,6 +126,17 @@ def _number(tok: Token, rule: str, filename: str) -> list[Diagnostic]:
     if rule == "players" and value > MAX_PLAYERS:
         return [error("CS209", f"{value:,} players: a game seats at most {MAX_PLAYERS}", span)]
     return []
+
+
+def _qualified(tok: Token, node: Tree, filename: str) -> list[Diagnostic]:
+    """CS209 for a card named like a qualified name, ``NAME [SET]`` (the first text of a
+    ``card``): the name a game gives a card two sets share, which it would take over."""
+    if not node.children or node.children[0] is not tok:
+        return []
+    span = Span(filename, tok.line or 1, tok.column or 1, tok.line or 1, (tok.column or 1) + len(tok))
+    return [error("CS209", f"card name {tok!s} ends in a set qualifier ' [...]'", span,
+                  "a game writes 'NAME [SET]' for the cards of one name from two sets; name the card "
+                  "without brackets (a card of the name another set has is told apart by its set)")]
 
 
 def _text(tok: Token, node: Tree, filename: str) -> list[Diagnostic]:
