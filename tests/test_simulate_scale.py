@@ -255,3 +255,51 @@ def test_a_failing_batch_keeps_an_existing_out_file(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert [row["seed"] for row in _lines(out)[1:]] == [1, 2]
     assert not (tmp_path / "k.jsonl.partial.partial").exists()
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text(encoding="utf-8").rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_workers_end_when_simulate_is_killed(tmp_path: Path) -> None:
+    """A hostile trial: `simulate -j 3` killed with SIGTERM left its workers playing on as
+    orphans. Each worker now watches its parent and ends within about a second."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "cardscript", "simulate", "injustice", "-n", "3000", "-j", "3",
+                             "--out", str(tmp_path / "r.jsonl")], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.5)
+            workers = [c for c in _children(proc.pid)
+                       if b"resource_tracker" not in Path(f"/proc/{c}/cmdline").read_bytes()]
+        assert len(workers) >= 2, "the pool's workers never started"
+        time.sleep(1.0)  # past their initializer
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)  # no handler, no clean-up: the harshest end
+        proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+        time.sleep(0.2)
+    alive = [w for w in workers if Path(f"/proc/{w}").exists()
+             and Path(f"/proc/{w}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0] != "Z"]
+    for w in alive:
+        os.kill(w, signal.SIGKILL)
+    assert not alive

@@ -17,6 +17,9 @@ import gc
 import json
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -52,11 +55,27 @@ def workers_for(games: int, jobs: int) -> int:
 
 def _init(spec_json: str) -> None:
     global _worker
+    # Ctrl-C reaches the whole process group: this process stops the pool and says
+    # "interrupted"; a worker says nothing (it printed a KeyboardInterrupt traceback each)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _watch_parent(os.getppid())
     spec = BatchSpec.from_json(spec_json)
     _worker = (spec, spec.compile())
     # The worker lives for the batch: its compiled game never becomes garbage.
     gc.collect()
     gc.freeze()
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker within about a second of its parent's end: a parent killed
+    (SIGTERM, SIGKILL, out of memory) cannot stop its pool, and its workers went on
+    playing as orphans."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="cardscript-parent-watch", daemon=True).start()
 
 
 @contextmanager
