@@ -56,7 +56,8 @@ def workers_for(games: int, jobs: int) -> int:
 def _init(spec_json: str) -> None:
     global _worker
     # Ctrl-C reaches the whole process group: this process stops the pool and says
-    # "interrupted"; a worker says nothing (it printed a KeyboardInterrupt traceback each)
+    # "interrupted"; a worker ignores it (it printed a KeyboardInterrupt traceback each, and
+    # a worker gone first made the command report a dead worker) and ends its run
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _watch_parent(os.getppid())
     spec = BatchSpec.from_json(spec_json)
