@@ -585,3 +585,13 @@ def test_an_output_keeps_its_mode_and_a_read_only_one_is_not_replaced(tmp_path: 
     assert result.exit_code == 1 and "read-only" in result.output, result.output
     assert locked.read_text(encoding="utf-8") == "precious\n"
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp file left
+
+
+def test_uses_of_an_empty_path_is_cs001_in_check_as_in_play(tmp_path: Path) -> None:
+    """`uses ""` named the folder of the built-in games and loaded nothing: check passed
+    the script, play then failed on every name it uses (a hostile trial)."""
+    script = tmp_path / "x.cards"
+    script.write_text('expansion "X"\nuses ""\ncard "Y": hero, cost 1\n  play: +1 power\n', encoding="utf-8")
+    report = check_paths([str(script)])
+    assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [("CS001", 2, 6)]
+    assert "empty path" in report.diagnostics[0].message
