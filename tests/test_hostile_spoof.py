@@ -179,3 +179,15 @@ def test_analyze_refuses_an_empty_output_path(results, option) -> None:
 def test_compare_refuses_an_empty_output_path(option) -> None:
     r = _run("compare", "injustice", "--games", "2", option, "")
     assert r.exit_code == 2 and "empty path" in r.output, r.output
+
+
+def test_with_names_scripts_or_folders_and_a_variant_is_given_once() -> None:
+    """A hostile trial: --with README.md was parsed as a script (CS101 at its first line),
+    --with a .scenario changed the game, and --variant short twice was taken silently."""
+    root = Path(__file__).resolve().parent.parent
+    runner = CliRunner()
+    for path in ("README.md", "tests/scenarios/injustice/INJ-04-end-of-turn-order.scenario"):
+        res = runner.invoke(main, ["play", "injustice", "--with", str(root / path), "-q"])
+        assert res.exit_code == 2 and "is not a script: --with reads" in res.output, res.output
+    res = runner.invoke(main, ["play", "injustice", "--variant", "short", "--variant", "short", "-q"])
+    assert res.exit_code == 2 and "short is given twice" in res.output, res.output

@@ -158,6 +158,9 @@ def compile_with_options(game: str, with_paths: tuple[str, ...] = (), variants: 
     if any(not p for p in with_paths):  # "" would mean the current folder
         raise click.BadParameter("an empty path names no expansion", param_hint="--with")
     _distinct_expansions(game, with_paths)
+    twice = next((v for i, v in enumerate(variants) if v in variants[:i]), None)
+    if twice is not None:  # as a set mixed in twice (CS007) or an expansion given twice
+        raise click.BadParameter(f"{twice} is given twice", param_hint="--variant")
     extra, cards = game_scripts(game, list(with_paths), list(variants), list(mixes))
     d, warnings, program = compile_game(game, extra, cards)
     note_inputs(program.sources)  # before any game is played: no output may name a script read

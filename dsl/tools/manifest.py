@@ -323,6 +323,11 @@ def load_expansions(game: str, paths: list[str]) -> tuple[list[Path], list[Diagn
             if p.is_file() and _header_kind(p) == "game":
                 diags.append(_a_game(raw, p))
                 continue
+            if p.suffix not in USABLE_SUFFIXES:  # a scenario, a README, a manifest: as 'uses' says
+                diags.append(error("CS001", f"{raw} is not a script: --with reads .rules, .cards and .variant "
+                                            "files, or an expansion's folder", None,
+                                   "give the expansion's folder (the one holding its cardscript.toml)"))
+                continue
             scripts.append(p)
             continue
         found = find_manifest(p)
