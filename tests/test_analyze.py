@@ -187,3 +187,12 @@ def test_a_tampered_row_is_a_usage_error_never_exit_3(results_lines: list[str], 
         ["simulate", "injustice", "-n", "4", "-j", "1", "--out", str(f), "--resume"]
     r = CliRunner().invoke(main, argv)
     assert r.exit_code == 2 and f"{f.name}:2: not a" in r.output and "internal error" not in r.output, r.output[-400:]
+
+
+def test_an_action_the_results_never_chose_is_a_usage_error(injustice_results: Path) -> None:
+    """A hostile trial: `--action nope` printed a table of zeros, as if nobody bought a card."""
+    res = CliRunner().invoke(main, ["analyze", str(injustice_results), "--action", "nope"])
+    assert res.exit_code == 2
+    assert "no choices of the action 'nope'; they hold 'buy', 'play'" in res.output, res.output
+    res = CliRunner().invoke(main, ["analyze", str(injustice_results), "--action", "play", "--top", "1"])
+    assert res.exit_code == 0, res.output

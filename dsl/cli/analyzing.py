@@ -67,6 +67,11 @@ def analyze(results: tuple[str, ...], action: str, csv_file: str | None, json_fi
     if not rows:  # a run stopped before its first game ended: tables of nothing, a page of empty plots
         raise click.ClickException(f"no games in {', '.join(results)}: only the run's header, so there is nothing "
                                    "to analyze; let 'simulate --out FILE --resume' play them first")
+    chosen = {a for row in rows for per in row.get("per_seat") or [] for a in (per.get("chosen") or {})}
+    given = click.get_current_context().get_parameter_source("action") != click.core.ParameterSource.DEFAULT
+    if given and chosen and action not in chosen:  # a table of zeros would look like a card nobody wants
+        raise click.BadParameter(f"the results hold no choices of the action {action!r}; they hold "
+                                 f"{', '.join(repr(a) for a in sorted(chosen))}", param_hint="--action")
     report = make_report(rows, action)
     if html_file:
         _write_html(html_file, report, games)
