@@ -1,9 +1,13 @@
 """Helpers the tests share for small scripts written inline: compile one as an extra
-script on Injustice, run one as a scenario. (Imported as ``snippets``: pytest puts this
-folder on the path, as it has no ``__init__.py``.)"""
+script on Injustice, run one as a scenario; and a command run in a bounded subprocess.
+(Imported as ``snippets``: pytest puts this folder on the path, as it has no
+``__init__.py``.)"""
 
 from __future__ import annotations
 
+import resource
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -69,3 +73,16 @@ def run(tmp_path: Path, body: str) -> ScenarioResult:
 def errors(res: ScenarioResult) -> list[tuple[str, int, str]]:
     """A scenario's errors as (code, line, message)."""
     return [(d.code, d.span.line if d.span else 0, d.message) for d in res.diagnostics if d.severity == "error"]
+
+
+def run_bounded(*args: str, cwd: Path | None = None, timeout: float = 60) -> tuple[int, str]:
+    """A command in a subprocess with a timeout and a 2 GB memory limit: a hang or a flood fails."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    try:
+        p = subprocess.run([sys.executable, "-m", "cardscript.dsl.cli.main", *args], cwd=cwd, capture_output=True,
+                           text=True, timeout=timeout, preexec_fn=limit, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"cardscript {' '.join(args)} did not finish in {timeout} s")
+    return p.returncode, p.stdout + p.stderr

@@ -120,10 +120,17 @@ def test_a_recursion_stops_the_same_way_both_ways(tmp_path: Path) -> None:
                                       '  if count all cards in your hand >= 0: ping\n\n'
                                       'card "Looper": hero, cost 1, copies 30\n  play: ping\n', encoding="utf-8")
     (pack / "cardscript.toml").write_text('name = "loops"\nversion = "1.0.0"\ngame = "injustice"\n', encoding="utf-8")
+    fast = _runaway_both_ways(pack, "heuristic")
+    assert "levels deep" in fast[0] and fast[2]
+
+
+def _runaway_both_ways(pack: Path, bots: str) -> tuple[Any, ...]:
+    """Play Injustice with the expansion ``pack`` (seed 1, 2 players) until it runs away,
+    compiled and as objects; assert both stop alike, and return (message, chain, trail, steps)."""
     d = cardscript.compile_game("injustice", expansions=[str(pack)])
 
-    def once() -> Any:
-        engine = Engine(d, 2, make_agents(["heuristic"], 2), 1, log=False)
+    def once() -> tuple[Any, ...]:
+        engine = Engine(d, 2, make_agents([bots], 2), 1, log=False)
         with pytest.raises(RunawayError) as info:
             engine.run()
         return str(info.value), info.value.chain, info.value.ats, engine.game.steps
@@ -132,7 +139,7 @@ def test_a_recursion_stops_the_same_way_both_ways(tmp_path: Path) -> None:
     with objects():
         plain = once()
     assert fast == plain
-    assert "levels deep" in fast[0] and fast[2]
+    return fast
 
 
 def test_a_runaway_in_an_action_of_one_statement_names_it_both_ways(tmp_path: Path) -> None:
@@ -143,18 +150,7 @@ def test_a_runaway_in_an_action_of_one_statement_names_it_both_ways(tmp_path: Pa
     (pack / "cards.cards").write_text('expansion "pinger"\nuses "injustice"\n\n'
                                       'action "ping": repeat 300: repeat 300: +1 power\n', encoding="utf-8")
     (pack / "cardscript.toml").write_text('name = "pinger"\nversion = "1.0.0"\ngame = "injustice"\n', encoding="utf-8")
-    d = cardscript.compile_game("injustice", expansions=[str(pack)])
-
-    def once() -> Any:
-        engine = Engine(d, 2, make_agents(["random"], 2), 1, log=False)
-        with pytest.raises(RunawayError) as info:
-            engine.run()
-        return str(info.value), info.value.chain, info.value.ats, engine.game.steps
-
-    fast = once()
-    with objects():
-        plain = once()
-    assert fast == plain
+    fast = _runaway_both_ways(pack, "random")
     assert "steps" in fast[0] and fast[2][0].endswith("cards.cards:4:16"), fast[2]
 
 

@@ -18,16 +18,14 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import shutil
 import stat
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from snippets import run_bounded
 
 from cardscript.dsl.cli.main import main
 from cardscript.dsl.diagnostics import CompileError
@@ -48,17 +46,6 @@ def run(*args: str) -> tuple[int, str]:
     return r.exit_code, r.output
 
 
-def run_bounded(*args: str, cwd: Path | None = None, timeout: float = 60) -> tuple[int, str]:
-    """A command in a subprocess with a timeout and a 2 GB memory limit: a hang or a flood fails."""
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-
-    try:
-        p = subprocess.run([sys.executable, "-m", "cardscript.dsl.cli.main", *args], cwd=cwd, capture_output=True,
-                           text=True, timeout=timeout, preexec_fn=limit, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"cardscript {' '.join(args)} did not finish in {timeout} s")
-    return p.returncode, p.stdout + p.stderr
 
 
 def no_traceback(out: str) -> None:

@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import json
 import os
-import resource
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from snippets import run_bounded
 
 from cardscript.dsl.cli.main import main
 
@@ -36,17 +34,6 @@ def run(*args: str, stdin: str = "") -> tuple[int, str]:
     return r.exit_code, r.output
 
 
-def run_bounded(*args: str, cwd: Path | None = None, timeout: float = 60) -> tuple[int, str]:
-    """A command in a subprocess with a timeout and a 2 GB memory limit: a hang or a flood fails."""
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-
-    try:
-        p = subprocess.run([sys.executable, "-m", "cardscript.dsl.cli.main", *args], cwd=cwd, capture_output=True,
-                           text=True, timeout=timeout, preexec_fn=limit, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"cardscript {' '.join(args)} did not finish in {timeout} s")
-    return p.returncode, p.stdout + p.stderr
 
 
 def clean(code: int, out: str, expected: int = 1) -> None:
