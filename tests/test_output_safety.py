@@ -87,11 +87,13 @@ def test_play_log_for_onto_an_expansion_script(fanx):
 
 
 def test_play_log_onto_a_loaded_script_of_any_suffix(tmp_path, fanx):
-    """The script was read by the program (no protected suffix: only its path tells)."""
+    """The script was read by the program (no protected suffix: only its path tells). --with
+    takes scripts by their suffix, as 'uses' does: the .txt file is read through a link."""
     script = tmp_path / "exp.txt"
     script.write_text((fanx / "cards.cards").read_text().replace("Fanx Sample", "Txt Sample"))
+    (tmp_path / "exp.cards").symlink_to(script)
     before = script.read_bytes()
-    r = run("play", "injustice", "-p", "2", "-q", "--with", str(script), "--log", str(script))
+    r = run("play", "injustice", "-p", "2", "-q", "--with", str(tmp_path / "exp.cards"), "--log", str(script))
     refused(r, "--log")
     assert "input script" in r.output
     assert script.read_bytes() == before

@@ -450,7 +450,7 @@ def _lookup(src: Path, target: str, span: Span, root: Path,
             diags: list[Diagnostic]) -> list[tuple[Path, Path]]:
     if not target.strip():  # it named the folder of the built-in games, and loaded nothing
         diags.append(error("CS001", "an empty path names no script", _string_span(span, target),
-                           'name a built-in library ("dc-core"), a game ("injustice") or a script of the package'))
+                           'name a built-in library or game by its name, or a script of the package by its path'))
         return []
     if "/" not in target and "." not in target:
         folder = builtin_root() / target
