@@ -18,8 +18,11 @@ import re
 from typing import Any
 
 #: C0 and C1 controls, DEL, bidi embeddings/overrides/isolates, line and paragraph
-#: separators, and lone surrogates (unprintable: writing one to stdout raises).
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+#: separators, lone surrogates (unprintable: writing one to stdout raises), and the
+#: invisible zero-width space, word joiner and invisible operators, and byte-order mark,
+#: which make two names print alike ("X" and "X\u200b").
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069"
+                     "\ufeff\ud800-\udfff]")
 _SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 #: what XML 1.0 does not allow in a document (HTML parsers reject the same, and C1 controls)
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")

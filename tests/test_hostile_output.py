@@ -69,6 +69,9 @@ def test_terminal_escapes_controls_and_keeps_what_is_asked() -> None:
     assert terminal(EVIL) == SHOWN
     assert terminal("a\tb\nc\x00\x9b\udcff") == "a\\tb\\nc\\x00\\x9b\\udcff"
     assert terminal("a\tb\nc\x7f", keep="\t\n") == "a\tb\nc\\x7f"
+    # invisible characters that make two names print alike (a hostile trial: "X" and "X\u200b")
+    assert terminal("X\u200bY \u2060 \ufeff") == "X\\u200bY \\u2060 \\ufeff"
+    assert terminal("\U0001F468\u200d\U0001F467 \u05e9") == "\U0001F468\u200d\U0001F467 \u05e9"  # joiners stay
 
 
 def test_json_text_says_the_same() -> None:
