@@ -315,7 +315,9 @@ def _write_through(target: Path, data: bytes) -> None:
     try:
         fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as exc:
-        why = "nothing is reading the FIFO" if exc.errno == errno.ENXIO else exc.strerror
+        fifo = exc.errno == errno.ENXIO and stat.S_ISFIFO(os.stat(target).st_mode)
+        why = "nothing is reading the FIFO" if fifo else "the device cannot be opened for writing" \
+            if exc.errno == errno.ENXIO else exc.strerror
         raise FileProblem("CS001", f"cannot write {target}: {why}") from None
     try:
         flags = fcntl.fcntl(fd, fcntl.F_GETFL)

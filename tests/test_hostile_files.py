@@ -582,3 +582,10 @@ def test_uses_of_an_empty_path_is_cs001_in_check_as_in_play(tmp_path: Path) -> N
     report = check_paths([str(script)])
     assert [(d.code, d.span.line, d.span.column) for d in report.diagnostics] == [("CS001", 2, 6)]
     assert "empty path" in report.diagnostics[0].message
+
+
+def test_render_into_a_path_that_is_not_a_folder_says_so(tmp_path: Path) -> None:
+    """A hostile trial: `render --html /dev/null` said "File exists" (a regular file is
+    refused by the option itself)."""
+    code, out = run("render", "injustice", "--html", os.devnull)
+    assert code == 1 and "it is not a folder" in out, out

@@ -266,6 +266,9 @@ def render_cmd(game: str, fmt: str, html_dir: str | None, svg_dir: str | None) -
                 click.echo(f"wrote {len(write_svg(Path(svg_dir), name, cards, defaults))} card faces to {svg_dir}")
         except FileProblem as exc:
             raise click.ClickException(exc.message + (f" ({exc.hint})" if exc.hint else "")) from None
+        except FileExistsError as exc:  # the path is a file or a device: --html and --svg name folders
+            raise click.ClickException(f"cannot write {exc.filename or html_dir or svg_dir}: it is not a folder "
+                                       "(--html and --svg name the folder to write into)") from None
         except OSError as exc:  # the folder cannot be made
             raise click.ClickException(f"cannot write {exc.filename or html_dir or svg_dir}: {exc.strerror}") from None
         return

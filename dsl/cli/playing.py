@@ -406,7 +406,8 @@ def replay(log_file: str) -> None:
 
     queue = [e["chose"] for e in entries[1:] if e.get("t") == "decision"]
     if head["players"] < d.players[0] or head["players"] > d.players[1]:
-        raise click.ClickException(f"{log_file}:1: the log says {head['players']} players; "
+        raise click.ClickException(f"{log_file}:1: the log says {head['players']} player"
+                                   f"{'' if head['players'] == 1 else 's'}; "
                                    f"{terminal(d.name)} is for {d.players[0]} to {d.players[1]}")
     agent = ScriptedAgent(queue)
     try:
