@@ -443,3 +443,22 @@ def test_a_parameter_named_twice_is_cs203(tmp_path: Path) -> None:
     two arguments (found by a hostile trial). CS203 at the second."""
     d = _one(_expansion(tmp_path, "effect foo {N: number} and {N: number}:\n  +N power\n"), "CS203")
     assert d.span.line == 4 and "parameter 'N' is named twice" in d.message and d.span.column == 28
+
+
+def test_one_effect_over_the_loop_limit_is_one_error_not_one_per_caller(tmp_path: Path) -> None:
+    """A hostile trial: a chain of 200 effects, each running the next three times, gave 368
+    CS211 errors for one cause. An effect over the limit by itself says so in its own body;
+    its callers do not say it again."""
+    lines = ['expansion "C"', 'uses "injustice"', '']
+    for i in range(200):
+        lines += [f"effect step{i}:", f"  repeat 2: step{i + 1}", f"  step{i + 1}", ""] if i < 199 else \
+                 [f"effect step{i}:", "  draw a card", ""]
+    lines += ['card "Chain": hero, cost 1', "  play: step0"]
+    (tmp_path / "c.cards").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    found = [d for d in cardscript.check_paths([str(tmp_path / "c.cards")]).diagnostics if d.code == "CS211"]
+    assert 1 <= len(found) <= 5, len(found)
+    (tmp_path / "d.cards").write_text('expansion "D"\nuses "injustice"\n\neffect big:\n  repeat 1000:\n'
+                                      '    repeat 1000: draw a card\n\ncard "Big": hero, cost 1\n  play: big\n\n'
+                                      'card "Big2": hero, cost 1\n  play: repeat 2: big\n', encoding="utf-8")
+    found = [(d.code, d.span.line) for d in cardscript.check_paths([str(tmp_path / "d.cards")]).diagnostics]
+    assert found == [("CS211", 6)]
