@@ -220,7 +220,6 @@ class TakeActions(Node):
         return taken
 
 
-
 def heuristic_action(g: Game, options: list[Any], ctx: Ctx, plan: WindowPlan, kinds: dict[int, Any]) -> int:
     """The index of the option :class:`~cardscript.runtime.agents.HeuristicAgent` picks in an
     action window: ``HeuristicAgent.pick_action(*kinds_and_values(g, options, ctx, plan,
