@@ -140,6 +140,13 @@ def test_a_save_file_with_values_of_the_wrong_kind_is_refused(tmp_path: Path, ch
     assert "the save file's" in out, out
 
 
+def test_a_save_file_naming_an_unknown_game_is_the_file_at_fault(tmp_path: Path) -> None:
+    """Exit 1, as for any bad value of a save file, not 2 (a usage error) with CS002."""
+    code, out = run("play", "--resume", save_file(tmp_path, game="nosuchgame"))
+    clean(code, out)
+    assert "the save file names a game this cardscript does not know: 'nosuchgame'" in out, out
+
+
 # ---------------------------------------------------------------- 4. nesting
 def test_a_deeply_nested_save_file_is_refused(tmp_path: Path) -> None:
     text = '{"cardscript_save": 1, "game": "injustice", "answers": ' + "[" * 100_000 + "]" * 100_000 + "}"

@@ -80,6 +80,8 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
     from cardscript.dsl.cli.humanview import table_info
     from cardscript.dsl.cli.playing import _agents, _check_players
     from cardscript.dsl.cli.replaylog import _is_builtin_game, fingerprint, replay_sources, write_game_log
+    from cardscript.dsl.diagnostics import CompileError
+    from cardscript.dsl.textsafe import terminal
 
     answers: list[tuple[int, list[int]]] = []
     saved_scripts = None
@@ -104,7 +106,13 @@ def play_cli(game: str | None, players: int | None, seed: int, bots: str, humans
                                  "--log game.jsonl", param_hint="--log")
     if log_file:
         check_writable(log_file, "--log")
-    d, _, program = compile_with_options(game, with_paths, variants, mixes)
+    try:
+        d, _, program = compile_with_options(game, with_paths, variants, mixes)
+    except CompileError as exc:  # a name in the save, not on the command line: the file is at fault (exit 1)
+        if resume and any(x.code == "CS002" for x in exc.diagnostics):
+            raise click.ClickException(f"{terminal(resume)}: the save file names a game this cardscript does not "
+                                       f"know: {terminal(str(data['game']))!r}") from None
+        raise
     if saved_scripts is not None and saved_scripts != fingerprint(program.sources):
         click.echo("warning: the scripts changed since this game was saved", err=True)
     try:
