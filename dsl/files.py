@@ -270,15 +270,14 @@ def walk(folder: Path, suffixes: tuple[str, ...]) -> Iterator[Path]:
 
 
 # ---------------------------------------------------------------- outputs
-def write_text(path: str | Path, text: str, keep_mode: bool = False) -> None:
-    """Write an output file: replace a regular file whole, write through a device or FIFO.
+def write_text(path: str | Path, text: str) -> None:
+    """Write an output file: replace a regular file whole, keeping its permission bits (a
+    private output stays private; a new file gets 0o666 less the umask), write through a
+    device or FIFO.
 
     Args:
         path: the file; ``-`` is standard output.
         text: the content (written as UTF-8).
-        keep_mode: kept for callers that asked for it: an existing file always keeps its
-            permission bits (a new one gets 0o666 less the umask), so a private output
-            stays private.
 
     Raises:
         FileProblem: CS001 for a symbolic link, a folder, a regular file nobody may write
@@ -315,9 +314,10 @@ def _write_through(target: Path, data: bytes) -> None:
     try:
         fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as exc:
-        fifo = exc.errno == errno.ENXIO and stat.S_ISFIFO(os.stat(target).st_mode)
-        why = "nothing is reading the FIFO" if fifo else "the device cannot be opened for writing" \
-            if exc.errno == errno.ENXIO else exc.strerror
+        why = exc.strerror
+        if exc.errno == errno.ENXIO:
+            fifo = stat.S_ISFIFO(os.stat(target).st_mode)
+            why = "nothing is reading the FIFO" if fifo else "the device cannot be opened for writing"
         raise FileProblem("CS001", f"cannot write {target}: {why}") from None
     try:
         flags = fcntl.fcntl(fd, fcntl.F_GETFL)

@@ -156,12 +156,14 @@ def test_a_deeply_nested_save_file_is_refused(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- 5. FIFOs and devices
-def test_resume_refuses_a_fifo_and_a_device(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command, code", [(("play", "--resume"), 1), (("analyze",), 2)])
+def test_a_fifo_and_a_device_are_refused_unread(tmp_path: Path, command: tuple[str, ...], code: int) -> None:
+    """A save file (exit 1) and a results file (a bad RESULTS argument, exit 2)."""
     fifo = tmp_path / "ff"
     os.mkfifo(fifo)
     for path, kind in ((fifo, "FIFO"), (Path("/dev/zero"), "device")):
-        code, out = run_bounded("play", "--resume", str(path), timeout=30)
-        clean(code, out)
+        out_code, out = run_bounded(*command, str(path), timeout=30)
+        clean(out_code, out, code)
         assert f"cannot read {path}: it is a {kind}" in out and "not a regular file" in out, out
 
 
@@ -174,15 +176,6 @@ def test_a_huge_save_file_is_refused(tmp_path: Path) -> None:
     code, out = run_bounded("play", "--resume", str(path), timeout=30)
     clean(code, out)
     assert "it is larger than" in out, out
-
-
-def test_analyze_refuses_a_fifo_and_a_device(tmp_path: Path) -> None:
-    fifo = tmp_path / "ff"
-    os.mkfifo(fifo)
-    for path, kind in ((fifo, "FIFO"), (Path("/dev/zero"), "device")):
-        code, out = run_bounded("analyze", str(path), timeout=30)
-        clean(code, out, 2)
-        assert f"cannot read {path}: it is a {kind}" in out, out
 
 
 def test_simulate_resume_refuses_a_fifo(tmp_path: Path) -> None:

@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from cardscript.dsl.cli.human import SAVE_FORMAT, HumanAgent, Quit, ReplayMismatch, Session, Undo
+from cardscript.dsl.cli.replaylog import HEADER_SCHEMA
 from cardscript.runtime.decision import Agent
 from cardscript.runtime.engine import Engine
+from cardscript.runtime.errors import MAX_SEED
 from cardscript.runtime.result import Result
 
 
@@ -217,8 +219,8 @@ def _read_save(path: str) -> dict[str, Any]:
     return data
 
 
-#: the bounds of the save file's numbers (a log header's: replaylog.HEADER_SCHEMA)
-_RANGE = {"players": (1, 10_000), "seed": (0, 2 ** 63 - 1)}
+#: the bounds of the save file's numbers: a log header's (replaylog.HEADER_SCHEMA)
+_RANGE = {"players": (1, HEADER_SCHEMA["properties"]["players"]["maximum"]), "seed": (0, MAX_SEED)}
 
 
 def _whole(v: Any) -> bool:

@@ -452,7 +452,7 @@ def write_atomic(path: Path, text: str) -> None:
     Raises:
         FileProblem: the file cannot be written (nothing is left behind).
     """
-    write_text(path, text, keep_mode=True)
+    write_text(path, text)
 
 
 def script_files(paths: list[str]) -> list[Path]:

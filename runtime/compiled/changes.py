@@ -168,9 +168,8 @@ def _take_actions(cx: Compiler, node: Any) -> Fn:
     for act in cx.d.actions:
         body = act.body
         depth = (body._depth if body._depth >= 0 else body.depth()) + 2  # found before compiling plans its calls
-        fn = cx.stmt(body)
         one = _one(cx, body)
-        bodies[id(act)] = (fn, depth, None) if one is None else (one[0], depth, one[1])
+        bodies[id(act)] = (cx.stmt(body), depth, None) if one is None else (one[0], depth, one[1])
     plan_for, Decision, Labels, Values = Q.plan_for, Q.Decision, Q._ActionLabels, Q._ActionValues
     from cardscript.runtime.agents import HeuristicAgent
     from cardscript.runtime.effects.choices import heuristic_action, kinds_and_values
